@@ -1,0 +1,43 @@
+// LogStore: the port through which a writer puts version N of a table's log
+// exactly once, and through which readers list and read the log. Each commit
+// mode of DESIGN.md §2 is one implementation.
+//
+// Thread-safety: implementations must be safe for concurrent use.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "deltacommit/actions.h"
+#include "deltacommit/object_store.h"
+#include "deltacommit/status.h"
+
+namespace deltacommit {
+
+class LogStore {
+ public:
+  virtual ~LogStore() = default;
+
+  // e.g. "local file:///data/t", "s3-conditional s3://b/t".
+  virtual std::string Describe() const = 0;
+
+  // Makes `content` version `version` of the log, at most once across all
+  // writers. OK: this call's content is version `version`.
+  // kAlreadyExists: the version was taken (possibly by an earlier attempt of
+  //   this writer whose reply was lost: compare the content to tell).
+  // kUnknownOutcome: it may or may not have been written; read back.
+  virtual Status Write(Version version, std::string_view content) = 0;
+
+  // Log files (keys relative to the table root, under "_delta_log/") whose
+  // version is >= `from` (any other log file too, e.g. "_last_checkpoint";
+  // callers parse names), sorted by key. Implementations that keep commits
+  // elsewhere (coordinated) include them, and may repair incomplete writes
+  // first (s3-dynamodb).
+  virtual StatusOr<std::vector<ObjectMeta>> List(Version from) = 0;
+
+  // The content of a log file by key. kNotFound if absent.
+  virtual StatusOr<std::string> Read(std::string_view key) = 0;
+};
+
+}  // namespace deltacommit

@@ -1,0 +1,465 @@
+#include "adapters/posix/posix_object_store.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <memory>
+#include <system_error>
+#include <utility>
+
+#include "deltacommit/log_path.h"
+
+namespace deltacommit {
+namespace {
+
+// ---- errno -> Status --------------------------------------------------------
+
+Status ErrnoStatus(int err, std::string_view op, const std::string& path) {
+  std::string message = std::string(op) + " " + path + ": " +
+                        std::generic_category().message(err);
+  switch (err) {
+    case ENOENT:
+      return NotFoundError(std::move(message));
+    case EACCES:
+    case EPERM:
+    case EROFS:
+      return PermissionDeniedError(std::move(message));
+    case ENOSPC:
+    case EDQUOT:
+    case EMFILE:
+    case ENFILE:
+      return ResourceExhaustedError(std::move(message));
+    case EEXIST:
+      return AlreadyExistsError(std::move(message));
+    case ENOTDIR:
+    case EISDIR:
+      return FailedPreconditionError(std::move(message));
+    case ENAMETOOLONG:
+      return InvalidArgumentError(std::move(message));
+    case EIO:
+    case EAGAIN:
+    case EBUSY:
+    case ETIMEDOUT:
+    case ESTALE:
+      return UnavailableError(std::move(message));
+    default:
+      return InternalError(std::move(message));
+  }
+}
+
+// For reads: a missing file, or a missing/non-directory parent, is "absent".
+bool IsAbsent(int err) { return err == ENOENT || err == ENOTDIR; }
+
+template <typename F>
+auto RetryOnEintr(F f) {
+  decltype(f()) result;
+  do {
+    result = f();
+  } while (result == -1 && errno == EINTR);
+  return result;
+}
+
+// ---- file descriptors -------------------------------------------------------
+
+class Fd {
+ public:
+  explicit Fd(int fd = -1) : fd_(fd) {}
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  int get() const { return fd_; }
+  // Takes ownership of `fd`. REQUIRES: no descriptor held yet.
+  void Adopt(int fd) { fd_ = fd; }
+  bool ok() const { return fd_ >= 0; }
+  // Closes now and reports the error: NFS and some FUSE file systems only
+  // report a failed write at close.
+  Status Close(const std::string& path) {
+    const int fd = std::exchange(fd_, -1);
+    // No retry on EINTR: on Linux the descriptor is gone either way.
+    if (::close(fd) != 0 && errno != EINTR)
+      return ErrnoStatus(errno, "close", path);
+    return OkStatus();
+  }
+
+ private:
+  int fd_;
+};
+
+int OpenForRead(const std::string& path) {
+  // O_NONBLOCK so a FIFO planted in the table cannot hang a reader; it has no
+  // effect on regular files.
+  return RetryOnEintr(
+      [&] { return ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK); });
+}
+
+Status WriteAll(int fd, std::string_view data, const std::string& path) {
+  while (!data.empty()) {
+    const ssize_t n =
+        RetryOnEintr([&] { return ::write(fd, data.data(), data.size()); });
+    if (n < 0) return ErrnoStatus(errno, "write", path);
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+  return OkStatus();
+}
+
+Status SyncFd(int fd, const std::string& path) {
+  if (RetryOnEintr([&] { return ::fsync(fd); }) != 0) {
+    return ErrnoStatus(errno, "fsync", path);
+  }
+  return OkStatus();
+}
+
+// Makes a directory entry change (link, rename) durable.
+Status SyncDir(const std::string& dir) {
+  Fd fd(RetryOnEintr(
+      [&] { return ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); }));
+  if (!fd.ok()) return ErrnoStatus(errno, "open directory", dir);
+  if (RetryOnEintr([&] { return ::fsync(fd.get()); }) != 0 && errno != EINVAL &&
+      errno != ENOTSUP) {  // file systems without dir fsync
+    return ErrnoStatus(errno, "fsync directory", dir);
+  }
+  return OkStatus();
+}
+
+std::string DirName(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+std::string BaseName(const std::string& path) {
+  return path.substr(path.rfind('/') + 1);
+}
+
+// mkdir -p, deepest first: the common case (parent exists) is one call.
+Status MakeDirs(const std::string& dir) {
+  if (::mkdir(dir.c_str(), 0755) == 0 || errno == EEXIST) return OkStatus();
+  if (errno != ENOENT || dir == "/") return ErrnoStatus(errno, "mkdir", dir);
+  DC_RETURN_IF_ERROR(MakeDirs(DirName(dir)));
+  if (::mkdir(dir.c_str(), 0755) == 0 || errno == EEXIST) return OkStatus();
+  return ErrnoStatus(errno, "mkdir", dir);
+}
+
+// Creates ".<basename>.<uuid>.tmp" beside `path`, creating directories.
+StatusOr<std::string> CreateTemp(const std::string& path, Fd& fd) {
+  const std::string dir = DirName(path);
+  const std::string temp =
+      dir + "/." + BaseName(path) + "." + NewUuid() + ".tmp";
+  auto open_temp = [&] {
+    return RetryOnEintr([&] {
+      return ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+                    0644);
+    });
+  };
+  int raw = open_temp();
+  if (raw < 0 && errno == ENOENT) {
+    DC_RETURN_IF_ERROR(MakeDirs(dir));
+    raw = open_temp();
+  }
+  if (raw < 0) return ErrnoStatus(errno, "create", temp);
+  fd.Adopt(raw);
+  return temp;
+}
+
+// Fills a new temp file beside `path` and makes its content durable, so that
+// publishing it can never expose a torn file. Removes it on failure.
+StatusOr<std::string> StageTemp(
+    const std::string& path,
+    const std::function<Status(int fd, const std::string&)>& fill) {
+  Fd fd;
+  DC_ASSIGN_OR_RETURN(std::string temp, CreateTemp(path, fd));
+  Status status = fill(fd.get(), temp);
+  if (status.ok()) status = SyncFd(fd.get(), temp);
+  if (status.ok()) status = fd.Close(temp);
+  if (!status.ok()) {
+    ::unlink(temp.c_str());
+    return status;
+  }
+  return temp;
+}
+
+Status CopyContents(int from, int to, const std::string& from_path,
+                    const std::string& to_path) {
+  std::array<char, 1 << 16> buffer;
+  while (true) {
+    const ssize_t n = RetryOnEintr(
+        [&] { return ::read(from, buffer.data(), buffer.size()); });
+    if (n < 0) return ErrnoStatus(errno, "read", from_path);
+    if (n == 0) return OkStatus();
+    DC_RETURN_IF_ERROR(WriteAll(
+        to, std::string_view(buffer.data(), static_cast<size_t>(n)), to_path));
+  }
+}
+
+StatusOr<std::string> ReadAt(int fd, int64_t offset, int64_t length,
+                             const std::string& path) {
+  std::string out(static_cast<size_t>(length), '\0');
+  size_t done = 0;
+  while (done < out.size()) {
+    const ssize_t n = RetryOnEintr([&] {
+      return ::pread(fd, out.data() + done, out.size() - done,
+                     static_cast<off_t>(offset) + static_cast<off_t>(done));
+    });
+    if (n < 0) return ErrnoStatus(errno, "read", path);
+    if (n == 0) break;  // the file shrank since fstat: return what is there
+    done += static_cast<size_t>(n);
+  }
+  out.resize(done);
+  return out;
+}
+
+int64_t MillisOf(const struct timespec& t) {
+  return static_cast<int64_t>(t.tv_sec) * 1000 +
+         static_cast<int64_t>(t.tv_nsec) / 1'000'000;
+}
+
+// See MemoryObjectStore: the part of a prefix before its last '/' is a
+// directory and must obey the key rules.
+Status ValidateListPrefix(std::string_view prefix) {
+  const size_t slash = prefix.rfind('/');
+  if (slash == std::string_view::npos) return OkStatus();
+  return ValidateObjectKey(slash == 0 ? prefix : prefix.substr(0, slash))
+      .WithContext("list prefix");
+}
+
+// Whether a key under directory `dir_key` + "/" can start with `prefix`.
+bool DirCanMatch(const std::string& dir_key, std::string_view prefix) {
+  const std::string dir = dir_key + "/";
+  return dir.starts_with(prefix) || prefix.starts_with(dir);
+}
+
+enum class EntryKind { kFile, kDir, kOther };
+
+// Classifies a directory entry; a symlink counts as the file it points to but
+// is never followed into a directory (no cycles). ENOENT means it vanished.
+int StatEntry(int dir_fd, const char* name, struct stat& st, EntryKind& kind) {
+  if (::fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) return errno;
+  if (S_ISDIR(st.st_mode)) {
+    kind = EntryKind::kDir;
+    return 0;
+  }
+  // A dangling link, or a link to a directory, is skipped.
+  const bool file =
+      S_ISREG(st.st_mode) ||
+      (S_ISLNK(st.st_mode) && ::fstatat(dir_fd, name, &st, 0) == 0 &&
+       S_ISREG(st.st_mode));
+  kind = file ? EntryKind::kFile : EntryKind::kOther;
+  return 0;
+}
+
+struct DirCloser {
+  void operator()(DIR* dir) const { ::closedir(dir); }
+};
+
+}  // namespace
+
+PosixObjectStore::PosixObjectStore(std::string root_dir)
+    : root_(std::move(root_dir)) {
+  if (root_.empty() || root_.front() != '/') {
+    std::string cwd(4096, '\0');
+    if (::getcwd(cwd.data(), cwd.size()) != nullptr) {
+      cwd.resize(cwd.find('\0'));
+      root_ = root_.empty() ? cwd : cwd + "/" + root_;
+    }
+  }
+  while (root_.size() > 1 && root_.back() == '/') root_.pop_back();
+}
+
+std::string PosixObjectStore::Describe() const { return "file://" + root_; }
+
+std::string PosixObjectStore::PathOf(std::string_view key) const {
+  return root_ == "/" ? "/" + std::string(key) : root_ + "/" + std::string(key);
+}
+
+Status PosixObjectStore::NotFound(std::string_view key) const {
+  return NotFoundError("object \"" + std::string(key) + "\" not found in " +
+                       Describe());
+}
+
+Status PosixObjectStore::AlreadyExists(std::string_view key) const {
+  return AlreadyExistsError("object \"" + std::string(key) +
+                            "\" already exists in " + Describe());
+}
+
+StatusOr<std::string> PosixObjectStore::Get(std::string_view key,
+                                            std::optional<ByteRange> range) {
+  DC_RETURN_IF_ERROR(ValidateObjectKey(key));
+  if (range && (range->offset < 0 || range->length < 0)) {
+    return InvalidArgumentError("negative byte range for key \"" +
+                                std::string(key) + "\"");
+  }
+  const std::string path = PathOf(key);
+  Fd fd(OpenForRead(path));
+  if (!fd.ok())
+    return IsAbsent(errno) ? NotFound(key) : ErrnoStatus(errno, "open", path);
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) return ErrnoStatus(errno, "stat", path);
+  if (!S_ISREG(st.st_mode)) return NotFound(key);  // a directory is no object
+  const int64_t size = static_cast<int64_t>(st.st_size);
+  const int64_t offset = range ? range->offset : 0;
+  if (offset >= size) return std::string();
+  const int64_t length = range ? std::min(range->length, size - offset) : size;
+  return ReadAt(fd.get(), offset, length, path);
+}
+
+StatusOr<ObjectMeta> PosixObjectStore::Head(std::string_view key) {
+  DC_RETURN_IF_ERROR(ValidateObjectKey(key));
+  const std::string path = PathOf(key);
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    return IsAbsent(errno) ? NotFound(key) : ErrnoStatus(errno, "stat", path);
+  }
+  if (!S_ISREG(st.st_mode)) return NotFound(key);
+  return ObjectMeta{std::string(key), static_cast<int64_t>(st.st_size),
+                    MillisOf(st.st_mtim)};
+}
+
+StatusOr<std::vector<ObjectMeta>> PosixObjectStore::List(
+    std::string_view prefix, std::string_view start_after) {
+  DC_RETURN_IF_ERROR(ValidateListPrefix(prefix));
+  // Only the directory named by the prefix's complete segments can hold
+  // matches; start the walk there.
+  const size_t slash = prefix.rfind('/');
+  const std::string dir_key = slash == std::string_view::npos
+                                  ? std::string()
+                                  : std::string(prefix.substr(0, slash));
+  std::vector<ObjectMeta> out;
+  DC_RETURN_IF_ERROR(ListDir(dir_key, prefix, start_after, out));
+  // std::string compares bytes as unsigned char: the port's byte order.
+  std::sort(
+      out.begin(), out.end(),
+      [](const ObjectMeta& a, const ObjectMeta& b) { return a.key < b.key; });
+  return out;
+}
+
+Status PosixObjectStore::ListDir(const std::string& dir_key,
+                                 std::string_view prefix,
+                                 std::string_view start_after,
+                                 std::vector<ObjectMeta>& out) const {
+  const std::string dir_path = dir_key.empty() ? root_ : PathOf(dir_key);
+  std::unique_ptr<DIR, DirCloser> dir(::opendir(dir_path.c_str()));
+  if (dir == nullptr)
+    return IsAbsent(errno) ? OkStatus()
+                           : ErrnoStatus(errno, "opendir", dir_path);
+  while (true) {
+    errno = 0;
+    const struct dirent* entry = ::readdir(dir.get());
+    if (entry == nullptr) {
+      return errno == 0 ? OkStatus() : ErrnoStatus(errno, "readdir", dir_path);
+    }
+    const std::string_view name = entry->d_name;
+    if (name == "." || name == "..") continue;
+    const std::string key =
+        dir_key.empty() ? std::string(name) : dir_key + "/" + std::string(name);
+    struct stat st {};
+    EntryKind kind = EntryKind::kOther;
+    const int err = StatEntry(::dirfd(dir.get()), entry->d_name, st, kind);
+    if (err == ENOENT) continue;  // deleted while we listed
+    if (err != 0) return ErrnoStatus(err, "stat", PathOf(key));
+    if (kind == EntryKind::kDir && DirCanMatch(key, prefix)) {
+      DC_RETURN_IF_ERROR(ListDir(key, prefix, start_after, out));
+    } else if (kind == EntryKind::kFile && key.starts_with(prefix) &&
+               key > start_after) {
+      out.push_back(
+          {key, static_cast<int64_t>(st.st_size), MillisOf(st.st_mtim)});
+    }
+  }
+}
+
+Status PosixObjectStore::WriteObject(
+    std::string_view key, bool if_absent,
+    const std::function<Status(int fd, const std::string&)>& fill) {
+  const std::string path = PathOf(key);
+  // Fast path for a lost race: skip writing a temp file for a taken key. The
+  // link in Publish still decides.
+  struct stat st {};
+  if (if_absent && ::lstat(path.c_str(), &st) == 0) return AlreadyExists(key);
+  DC_ASSIGN_OR_RETURN(const std::string temp, StageTemp(path, fill));
+  DC_RETURN_IF_ERROR(Publish(temp, key, if_absent));
+  // The new name is already visible, so failing to make it durable leaves
+  // the outcome unknown rather than failed.
+  Status synced = SyncDir(DirName(path));
+  if (!synced.ok()) {
+    return UnknownOutcomeError(synced.message() + " after writing " + path);
+  }
+  return OkStatus();
+}
+
+Status PosixObjectStore::Publish(const std::string& temp, std::string_view key,
+                                 bool if_absent) const {
+  const std::string path = PathOf(key);
+  // link(2) fails with EEXIST if anyone holds the name: an atomic
+  // create-if-absent, across processes. rename(2) atomically replaces.
+  const int rc = if_absent ? ::link(temp.c_str(), path.c_str())
+                           : ::rename(temp.c_str(), path.c_str());
+  const int err = errno;
+  // After a link the temp name is surplus; after a good rename it is gone.
+  if (if_absent || rc != 0) ::unlink(temp.c_str());
+  if (rc == 0) return OkStatus();
+  if (if_absent && err == EEXIST) return AlreadyExists(key);
+  if (if_absent && (err == EPERM || err == ENOTSUP || err == EOPNOTSUPP)) {
+    return UnimplementedError("link " + path +
+                              ": file system without hard links (" +
+                              std::generic_category().message(err) + ")");
+  }
+  return ErrnoStatus(err, if_absent ? "link" : "rename", path);
+}
+
+Status PosixObjectStore::PutIfAbsent(std::string_view key,
+                                     std::string_view data) {
+  DC_RETURN_IF_ERROR(ValidateObjectKey(key));
+  return WriteObject(key, /*if_absent=*/true,
+                     [&](int fd, const std::string& temp) {
+                       return WriteAll(fd, data, temp);
+                     });
+}
+
+Status PosixObjectStore::Put(std::string_view key, std::string_view data) {
+  DC_RETURN_IF_ERROR(ValidateObjectKey(key));
+  return WriteObject(key, /*if_absent=*/false,
+                     [&](int fd, const std::string& temp) {
+                       return WriteAll(fd, data, temp);
+                     });
+}
+
+Status PosixObjectStore::Copy(std::string_view src, std::string_view dst,
+                              bool if_absent) {
+  DC_RETURN_IF_ERROR(ValidateObjectKey(src));
+  DC_RETURN_IF_ERROR(ValidateObjectKey(dst));
+  const std::string src_path = PathOf(src);
+  Fd from(OpenForRead(src_path));
+  if (!from.ok())
+    return IsAbsent(errno) ? NotFound(src)
+                           : ErrnoStatus(errno, "open", src_path);
+  struct stat st {};
+  if (::fstat(from.get(), &st) != 0)
+    return ErrnoStatus(errno, "stat", src_path);
+  if (!S_ISREG(st.st_mode)) return NotFound(src);
+  return WriteObject(dst, if_absent, [&](int fd, const std::string& temp) {
+    return CopyContents(from.get(), fd, src_path, temp);
+  });
+}
+
+Status PosixObjectStore::Delete(std::string_view key) {
+  DC_RETURN_IF_ERROR(ValidateObjectKey(key));
+  const std::string path = PathOf(key);
+  // No directory fsync: a delete undone by a crash is simply retried.
+  if (::unlink(path.c_str()) == 0 || IsAbsent(errno) || errno == EISDIR) {
+    return OkStatus();  // a directory is no object, so the key is absent
+  }
+  const int err = errno;
+  struct stat st {};
+  // POSIX allows EPERM (instead of EISDIR) for unlink on a directory.
+  if (err == EPERM && ::lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    return OkStatus();
+  }
+  return ErrnoStatus(err, "unlink", path);
+}
+
+}  // namespace deltacommit

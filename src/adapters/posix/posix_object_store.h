@@ -1,0 +1,72 @@
+// PosixObjectStore: the ObjectStore port on a local directory (the `local`
+// commit mode). Keys map to files under the root; List walks the tree.
+//
+// Every write goes through a temp file in the target's directory named
+// ".<basename>.<uuid>.tmp" (ignored by Delta readers, which skip names
+// starting with '.'), written in full and fsynced before it is published:
+//   PutIfAbsent / Copy(if_absent): link(2) temp -> key, so a taken key fails
+//     with EEXIST atomically, even across processes and NFS-free hosts;
+//   Put / Copy: rename(2) temp -> key, atomic replacement.
+// The directory is then fsynced. A key therefore names a complete file or
+// nothing, never a torn one; a crash may leave a stray temp file, which List
+// reports like any other file but which never becomes the key.
+//
+// Requires a file system with hard links (ext4, xfs, apfs, ...); without them
+// PutIfAbsent returns kUnimplemented.
+//
+// Thread-safety: safe for concurrent use, also by several processes.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "deltacommit/object_store.h"
+
+namespace deltacommit {
+
+class PosixObjectStore : public ObjectStore {
+ public:
+  // `root_dir` need not exist yet: writes create directories as needed. A
+  // relative path is resolved against the current directory now.
+  explicit PosixObjectStore(std::string root_dir);
+
+  // "file://" + absolute root.
+  std::string Describe() const override;
+  StatusOr<std::string> Get(
+      std::string_view key,
+      std::optional<ByteRange> range = std::nullopt) override;
+  StatusOr<ObjectMeta> Head(std::string_view key) override;
+  StatusOr<std::vector<ObjectMeta>> List(
+      std::string_view prefix, std::string_view start_after = {}) override;
+  Status PutIfAbsent(std::string_view key, std::string_view data) override;
+  Status Put(std::string_view key, std::string_view data) override;
+  Status Copy(std::string_view src, std::string_view dst,
+              bool if_absent) override;
+  Status Delete(std::string_view key) override;
+
+  const std::string& root() const { return root_; }
+
+ private:
+  std::string PathOf(std::string_view key) const;
+  Status NotFound(std::string_view key) const;
+  Status AlreadyExists(std::string_view key) const;
+  // Appends the files under `dir_key` ("" = root) that List should return.
+  Status ListDir(const std::string& dir_key, std::string_view prefix,
+                 std::string_view start_after,
+                 std::vector<ObjectMeta>& out) const;
+  // Writes a temp file beside `path` via `fill`, then publishes it as `key`.
+  Status WriteObject(
+      std::string_view key, bool if_absent,
+      const std::function<Status(int fd, const std::string&)>& fill);
+  // Moves the durable temp file `temp` to `key` (link if `if_absent`, else
+  // rename) and removes the temp name.
+  Status Publish(const std::string& temp, std::string_view key,
+                 bool if_absent) const;
+
+  std::string root_;  // absolute, no trailing '/' (unless it is "/")
+};
+
+}  // namespace deltacommit
