@@ -1,0 +1,48 @@
+// LogSegment: which files of a log listing make up the snapshot at a version:
+// the newest complete checkpoint at or below it (if any) and the contiguous
+// JSON commits after it.
+//
+// Thread-safety: plain values and pure functions.
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "deltacommit/actions.h"
+#include "deltacommit/object_store.h"
+#include "deltacommit/status.h"
+
+namespace deltacommit {
+
+struct LogSegment {
+  Version version = -1;  // the snapshot's version
+  // The checkpoint to start from (all parts, sorted), or none: replay from 0.
+  std::optional<Version> checkpoint_version;
+  std::vector<ObjectMeta> checkpoint_files;
+  // JSON commits checkpoint_version+1 .. version (or 0 .. version), ascending.
+  std::vector<ObjectMeta> commits;
+  // Every commit file in the listing, ascending: lets a caller without a
+  // checkpoint reader replay from 0 when the history is complete.
+  std::vector<ObjectMeta> all_commits;
+};
+
+struct LogSegmentRequest {
+  std::optional<Version> version;  // latest when empty
+  // When false, checkpoints are ignored if commits 0..version are all listed
+  // (a reader without Parquet support can still read the table).
+  bool can_read_checkpoints = true;
+};
+
+// Builds the segment from a listing of `_delta_log/` (keys relative to the
+// table root; files other than commits and checkpoints are ignored).
+// kNotFound: no commit or checkpoint at all ("not a Delta table"), or the
+//   requested version is above the latest.
+// kFailedPrecondition: versions are not contiguous (names the first missing
+//   version), or the version needs a checkpoint and can_read_checkpoints is
+//   false ("checkpoint reading not available").
+StatusOr<LogSegment> BuildLogSegment(const std::vector<ObjectMeta>& listing,
+                                     const LogSegmentRequest& request,
+                                     std::string_view table);
+
+}  // namespace deltacommit

@@ -1,0 +1,100 @@
+// Snapshot: the state of a table at one version, replayed from its log:
+// protocol, metadata, active files keyed by (path, deletion vector id), the
+// latest `txn` version per appId, domain metadata and in-commit timestamps.
+//
+// Thread-safety: a Snapshot is immutable once built; share it freely.
+#pragma once
+
+#include <compare>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "deltacommit/actions.h"
+#include "deltacommit/clock.h"
+#include "deltacommit/log_store.h"
+#include "deltacommit/parquet_handler.h"
+#include "deltacommit/status.h"
+
+namespace deltacommit {
+
+// Identity of a logical file: the protocol keys active files by path and
+// deletion vector unique id (empty when the file has no deletion vector).
+struct FileKey {
+  std::string path;
+  std::string dv_id;
+  auto operator<=>(const FileKey&) const = default;
+};
+
+FileKey KeyOf(const AddFile& add);
+FileKey KeyOf(const RemoveFile& remove);
+
+class Snapshot {
+ public:
+  Version version() const { return version_; }
+  const Protocol& protocol() const { return protocol_; }
+  const Metadata& metadata() const { return metadata_; }
+  const std::map<FileKey, AddFile>& active_files() const { return files_; }
+  // appId -> latest txn version.
+  const std::map<std::string, int64_t>& app_versions() const { return app_versions_; }
+  // domain -> its current (not removed) domainMetadata.
+  const std::map<std::string, DomainMetadata>& domain_metadata() const { return domains_; }
+  // inCommitTimestamp of the latest commit, when it has one.
+  std::optional<int64_t> in_commit_timestamp() const { return in_commit_timestamp_; }
+  int64_t size_in_bytes() const { return size_in_bytes_; }
+
+  std::optional<int64_t> AppVersion(const std::string& app_id) const;
+
+ private:
+  friend class LogReplay;
+  Version version_ = -1;
+  Protocol protocol_;
+  Metadata metadata_;
+  std::map<FileKey, AddFile> files_;
+  std::map<std::string, int64_t> app_versions_;
+  std::map<std::string, DomainMetadata> domains_;
+  std::optional<int64_t> in_commit_timestamp_;
+  int64_t size_in_bytes_ = 0;
+};
+
+// Applies commits in version order and produces a Snapshot.
+// REQUIRES: Apply is called for contiguous versions, ascending.
+class LogReplay {
+ public:
+  // Applies the actions of `version` (a checkpoint's actions use its version).
+  // kInvalidArgument if a commit adds or removes the same file twice.
+  Status Apply(Version version, std::vector<Action>&& actions);
+
+  // kFailedPrecondition if no protocol or metadata was seen ("missing protocol
+  // action"); kUnimplemented if the protocol is not readable by this build
+  // (CheckReadSupported names the features).
+  StatusOr<std::shared_ptr<const Snapshot>> Finish();
+
+ private:
+  std::shared_ptr<Snapshot> snapshot_ = std::make_shared<Snapshot>();
+  bool has_protocol_ = false;
+  bool has_metadata_ = false;
+};
+
+struct SnapshotRequest {
+  std::optional<Version> version;      // latest when empty
+  ParquetHandler* parquet = nullptr;   // no checkpoint reading when null
+  ObjectStore* checkpoint_store = nullptr;  // where checkpoints are read from
+};
+
+// Lists the log, chooses the segment and replays it.
+// kNotFound: no Delta table there, or the version does not exist.
+// kFailedPrecondition: gaps in the log, missing protocol/metadata, or a
+//   checkpoint is needed and no ParquetHandler given.
+// kUnimplemented: a protocol (version or feature) this build cannot read.
+// kInvalidArgument / kDataLoss: a commit file that does not parse.
+StatusOr<std::shared_ptr<const Snapshot>> LoadSnapshot(LogStore& log,
+                                                       const SnapshotRequest& request);
+
+// Reads and parses one commit file.
+StatusOr<std::vector<Action>> ReadCommit(LogStore& log, Version version);
+
+}  // namespace deltacommit

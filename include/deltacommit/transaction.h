@@ -1,0 +1,110 @@
+// Transaction: optimistic concurrency over a LogStore (DESIGN.md §3).
+//
+// A transaction starts from a Snapshot (its read version), records what it
+// read (whole table, partition predicates, files, app ids) and the actions it
+// writes. Commit() tries `read version + 1`; when another writer took that
+// version it reads the winning commits and applies Delta's conflict rules in
+// Delta Spark's order. No conflict: rebase onto the winner and retry at the
+// next version (bounded attempts, backoff with full jitter via the Sleeper).
+// Conflict: a CommitOutcome naming the reason and the winning version.
+//
+// Thread-safety: one Transaction is used by one thread.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "deltacommit/actions.h"
+#include "deltacommit/clock.h"
+#include "deltacommit/conflict.h"
+#include "deltacommit/log_store.h"
+#include "deltacommit/snapshot.h"
+#include "deltacommit/status.h"
+
+namespace deltacommit {
+
+struct TransactionOptions {
+  std::string operation = "WRITE";
+  // Operation parameters as raw JSON values (strings keep their quotes).
+  std::vector<std::pair<std::string, std::string>> operation_parameters;
+  IsolationLevel isolation_level = IsolationLevel::kWriteSerializable;
+  int max_attempts = 100;  // writes tried, counting the first
+  // Full-jitter backoff after each lost race. Kept small: a lost race already
+  // means progress (someone committed), and long sleeps only hand the table to
+  // whoever is awake.
+  std::chrono::milliseconds backoff_base{1};
+  std::chrono::milliseconds backoff_cap{25};
+  std::string engine_info = "deltacommit/0.1.0";
+};
+
+enum class CommitResult {
+  kCommitted,         // written at `version`
+  kAlreadyCommitted,  // the txn (appId, version) was already in the log at `version`
+  kConflict,          // a concurrent commit conflicts; see `conflict`
+};
+
+struct CommitOutcome {
+  CommitResult result = CommitResult::kCommitted;
+  Version version = -1;  // committed version, or the winning version on conflict
+  int attempts = 0;      // writes tried
+  int rebases = 0;       // concurrent commits rebased over without conflict
+  std::optional<Conflict> conflict;
+};
+
+class Transaction {
+ public:
+  // REQUIRES: `log`, `clock` and `sleeper` outlive the Transaction.
+  Transaction(LogStore& log, std::shared_ptr<const Snapshot> read_snapshot,
+              TransactionOptions options, Clock& clock, Sleeper& sleeper);
+
+  Version read_version() const { return read_snapshot_->version(); }
+  const Snapshot& read_snapshot() const { return *read_snapshot_; }
+
+  // What the transaction read, for conflict detection.
+  void ReadWholeTable() { read_.whole_table = true; }
+  void AddReadPredicate(PartitionPredicate predicate);
+  void AddReadFile(const std::string& path) { read_.files.insert(path); }
+  // The app's last committed version in the read snapshot; records the read.
+  std::optional<int64_t> ReadAppVersion(const std::string& app_id);
+
+  // The actions to commit (commitInfo is generated; do not add one).
+  void AddAction(Action action) { actions_.push_back(std::move(action)); }
+  // Idempotency: records txn (appId, version). Commit() returns
+  // kAlreadyCommitted when the log already holds this app version or newer.
+  void SetAppTransaction(std::string app_id, int64_t version);
+
+  // Writes the commit. A lost race is not an error: the outcome says
+  // kConflict. Errors: kInvalidArgument for actions that may not be committed
+  // (names the action), the table-features error for a protocol this build
+  // cannot write, kResourceExhausted after max_attempts lost races without a
+  // conflict, kUnknownOutcome when even reading back cannot decide, and store
+  // errors as returned.
+  StatusOr<CommitOutcome> Commit();
+
+ private:
+  Status Validate() const;
+  std::string BuildCommit(int64_t in_commit_timestamp) const;
+  int64_t NextInCommitTimestamp() const;
+  StatusOr<bool> IsOurCommit(Version version, const std::string& content);
+  StatusOr<std::optional<Conflict>> CheckWinner(Version version, bool* already_committed);
+  void Backoff(int attempt);
+
+  LogStore& log_;
+  std::shared_ptr<const Snapshot> read_snapshot_;
+  TransactionOptions options_;
+  Clock& clock_;
+  Sleeper& sleeper_;
+  ReadSet read_;
+  std::vector<Action> actions_;
+  std::optional<SetTransaction> app_txn_;
+  std::string txn_id_;
+  std::optional<int64_t> last_winner_ict_;
+  std::mt19937_64 rng_;
+};
+
+}  // namespace deltacommit

@@ -1,0 +1,134 @@
+#include "deltacommit/log_segment.h"
+
+#include <map>
+#include <string>
+
+#include "deltacommit/log_path.h"
+
+namespace deltacommit {
+namespace {
+
+// A checkpoint at one version is usable when all its files are listed:
+// a classic or v2 file alone, or every part 1..n of one multi-part set.
+struct CheckpointCandidates {
+  std::vector<ObjectMeta> single;  // classic or v2: any one is complete
+  std::map<int32_t, std::map<int32_t, ObjectMeta>> parts_by_count;
+};
+
+struct Classified {
+  std::map<Version, ObjectMeta> commits;
+  std::map<Version, CheckpointCandidates> checkpoints;
+};
+
+Classified Classify(const std::vector<ObjectMeta>& listing) {
+  Classified out;
+  for (const ObjectMeta& meta : listing) {
+    std::string_view key = meta.key;
+    if (!key.starts_with(kLogDir)) continue;
+    ParsedLogPath parsed = ParseLogPath(key.substr(kLogDir.size()));
+    switch (parsed.type) {
+      case LogFileType::kCommit:
+        out.commits[parsed.version] = meta;
+        break;
+      case LogFileType::kClassicCheckpoint:
+      case LogFileType::kV2Checkpoint:
+        out.checkpoints[parsed.version].single.push_back(meta);
+        break;
+      case LogFileType::kMultiPartCheckpoint:
+        out.checkpoints[parsed.version].parts_by_count[parsed.num_parts][parsed.part] = meta;
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+std::optional<std::vector<ObjectMeta>> CompleteCheckpoint(const CheckpointCandidates& c) {
+  if (!c.single.empty()) return std::vector<ObjectMeta>{c.single.front()};
+  for (const auto& [count, parts] : c.parts_by_count) {
+    if (static_cast<int32_t>(parts.size()) != count) continue;
+    std::vector<ObjectMeta> files;
+    for (const auto& [part, meta] : parts) files.push_back(meta);
+    return files;
+  }
+  return std::nullopt;
+}
+
+// Commits from..to, or the first missing version.
+StatusOr<std::vector<ObjectMeta>> ContiguousCommits(const std::map<Version, ObjectMeta>& commits,
+                                                    Version from, Version to,
+                                                    std::string_view table) {
+  std::vector<ObjectMeta> out;
+  for (Version v = from; v <= to; ++v) {
+    auto it = commits.find(v);
+    if (it == commits.end()) {
+      return FailedPreconditionError(
+          "table " + std::string(table) + ": log versions are not contiguous: " +
+          CommitPath(v) + " is missing (needed to read version " + std::to_string(to) + ")");
+    }
+    out.push_back(it->second);
+  }
+  return out;
+}
+
+Version LatestVersion(const Classified& c) {
+  Version latest = -1;
+  if (!c.commits.empty()) latest = c.commits.rbegin()->first;
+  for (const auto& [v, cand] : c.checkpoints) {
+    if (v > latest && CompleteCheckpoint(cand)) latest = v;
+  }
+  return latest;
+}
+
+}  // namespace
+
+StatusOr<LogSegment> BuildLogSegment(const std::vector<ObjectMeta>& listing,
+                                     const LogSegmentRequest& request,
+                                     std::string_view table) {
+  Classified c = Classify(listing);
+  const Version latest = LatestVersion(c);
+  if (latest < 0) {
+    return NotFoundError("no Delta table at " + std::string(table) +
+                         ": _delta_log/ has no commit or checkpoint file");
+  }
+  const Version target = request.version.value_or(latest);
+  if (target < 0 || target > latest) {
+    return NotFoundError("table " + std::string(table) + ": version " + std::to_string(target) +
+                         " does not exist (latest is " + std::to_string(latest) + ")");
+  }
+  LogSegment segment;
+  segment.version = target;
+  for (const auto& [v, meta] : c.commits) segment.all_commits.push_back(meta);
+
+  // Newest complete checkpoint at or below the target.
+  std::optional<Version> cp_version;
+  std::vector<ObjectMeta> cp_files;
+  for (auto it = c.checkpoints.rbegin(); it != c.checkpoints.rend(); ++it) {
+    if (it->first > target) continue;
+    if (auto files = CompleteCheckpoint(it->second)) {
+      cp_version = it->first;
+      cp_files = std::move(*files);
+      break;
+    }
+  }
+  // Without a checkpoint reader, a complete JSON history serves as well.
+  if (cp_version && !request.can_read_checkpoints) {
+    auto from_zero = ContiguousCommits(c.commits, 0, target, table);
+    if (from_zero.ok()) {
+      segment.commits = std::move(from_zero).value();
+      return segment;
+    }
+    return FailedPreconditionError(
+        "table " + std::string(table) + ": version " + std::to_string(target) +
+        " needs checkpoint " + cp_files.front().key +
+        " (earlier commits are gone), and checkpoint reading not available in this build");
+  }
+  const Version first = cp_version ? *cp_version + 1 : 0;
+  DC_ASSIGN_OR_RETURN(segment.commits, ContiguousCommits(c.commits, first, target, table));
+  segment.checkpoint_version = cp_version;
+  segment.checkpoint_files = std::move(cp_files);
+  return segment;
+}
+
+}  // namespace deltacommit

@@ -1,0 +1,159 @@
+#include "deltacommit/snapshot.h"
+
+#include <set>
+#include <string>
+#include <utility>
+
+#include "deltacommit/action_json.h"
+#include "deltacommit/log_path.h"
+#include "deltacommit/log_segment.h"
+#include "deltacommit/table_features.h"
+
+namespace deltacommit {
+
+namespace {
+
+// Spark qualifies scheme-less absolute paths with the file system's scheme,
+// so "file:/a/b", "file:///a/b" and "/a/b" name one file (golden tables
+// canonicalized-paths-*). Other paths are compared as written.
+std::string CanonicalPath(const std::string& path) {
+  std::string_view p = path;
+  if (!p.starts_with("file:")) return path;
+  p.remove_prefix(5);
+  if (p.starts_with("///")) p.remove_prefix(2);
+  return std::string(p);
+}
+
+}  // namespace
+
+FileKey KeyOf(const AddFile& add) {
+  return {CanonicalPath(add.path),
+          add.deletion_vector ? add.deletion_vector->UniqueId() : std::string()};
+}
+
+FileKey KeyOf(const RemoveFile& remove) {
+  return {CanonicalPath(remove.path),
+          remove.deletion_vector ? remove.deletion_vector->UniqueId() : std::string()};
+}
+
+std::optional<int64_t> Snapshot::AppVersion(const std::string& app_id) const {
+  auto it = app_versions_.find(app_id);
+  if (it == app_versions_.end()) return std::nullopt;
+  return it->second;
+}
+
+// Within one version the protocol allows at most one add and at most one
+// remove per (path, dv id); when both appear the add wins (the remove refers
+// to the earlier state), so removes are applied before adds.
+Status LogReplay::Apply(Version version, std::vector<Action>&& actions) {
+  Snapshot& s = *snapshot_;
+  s.version_ = version;
+  s.in_commit_timestamp_.reset();
+  std::set<FileKey> removed;
+  std::set<FileKey> added;
+  auto once = [&](std::set<FileKey>& seen, const FileKey& key, const char* type) -> Status {
+    if (seen.insert(key).second) return OkStatus();
+    return InvalidArgumentError("version " + std::to_string(version) + " has more than one " +
+                                type + " action for file \"" + key.path + "\"");
+  };
+  for (Action& action : actions) {
+    if (auto* r = std::get_if<RemoveFile>(&action)) {
+      FileKey key = KeyOf(*r);
+      DC_RETURN_IF_ERROR(once(removed, key, "remove"));
+      s.files_.erase(key);
+    } else if (auto* p = std::get_if<Protocol>(&action)) {
+      s.protocol_ = std::move(*p);
+      has_protocol_ = true;
+    } else if (auto* m = std::get_if<Metadata>(&action)) {
+      s.metadata_ = std::move(*m);
+      has_metadata_ = true;
+    } else if (auto* t = std::get_if<SetTransaction>(&action)) {
+      s.app_versions_[t->app_id] = t->version;
+    } else if (auto* d = std::get_if<DomainMetadata>(&action)) {
+      if (d->removed) {
+        s.domains_.erase(d->domain);
+      } else {
+        s.domains_.insert_or_assign(d->domain, std::move(*d));
+      }
+    } else if (auto* c = std::get_if<CommitInfo>(&action)) {
+      s.in_commit_timestamp_ = c->in_commit_timestamp;
+    }
+  }
+  for (Action& action : actions) {
+    auto* a = std::get_if<AddFile>(&action);
+    if (a == nullptr) continue;
+    FileKey key = KeyOf(*a);
+    DC_RETURN_IF_ERROR(once(added, key, "add"));
+    s.files_.insert_or_assign(std::move(key), std::move(*a));
+  }
+  return OkStatus();
+}
+
+StatusOr<std::shared_ptr<const Snapshot>> LogReplay::Finish() {
+  const std::string at = "version " + std::to_string(snapshot_->version_);
+  if (!has_protocol_) {
+    return FailedPreconditionError(at + ": missing protocol action (the log never sets one)");
+  }
+  if (!has_metadata_) {
+    return FailedPreconditionError(at + ": missing metaData action (the log never sets one)");
+  }
+  DC_RETURN_IF_ERROR(CheckReadSupported(snapshot_->protocol_).WithContext(at));
+  int64_t total = 0;
+  for (const auto& [key, add] : snapshot_->files_) total += add.size;
+  snapshot_->size_in_bytes_ = total;
+  return std::shared_ptr<const Snapshot>(std::move(snapshot_));
+}
+
+StatusOr<std::vector<Action>> ReadCommit(LogStore& log, Version version) {
+  const std::string key = CommitPath(version);
+  DC_ASSIGN_OR_RETURN(std::string content, log.Read(key));
+  ActionParser parser;
+  auto actions = parser.ParseCommit(content);
+  if (!actions.ok()) return actions.status().WithContext(log.Describe() + " " + key);
+  return actions;
+}
+
+namespace {
+
+Status ApplyCheckpoint(const LogSegment& segment, const SnapshotRequest& request,
+                       LogReplay& replay) {
+  std::vector<std::string> keys;
+  for (const ObjectMeta& m : segment.checkpoint_files) keys.push_back(m.key);
+  DC_ASSIGN_OR_RETURN(std::vector<std::string> lines,
+                      request.parquet->ReadCheckpointActions(*request.checkpoint_store, keys));
+  ActionParser parser;
+  std::vector<Action> actions;
+  actions.reserve(lines.size());
+  for (const std::string& line : lines) {
+    auto action = parser.ParseLine(line);
+    if (!action.ok()) return action.status().WithContext("checkpoint " + keys.front());
+    actions.push_back(std::move(action).value());
+  }
+  return replay.Apply(*segment.checkpoint_version, std::move(actions));
+}
+
+}  // namespace
+
+StatusOr<std::shared_ptr<const Snapshot>> LoadSnapshot(LogStore& log,
+                                                       const SnapshotRequest& request) {
+  DC_ASSIGN_OR_RETURN(std::vector<ObjectMeta> listing, log.List(0));
+  LogSegmentRequest seg_request;
+  seg_request.version = request.version;
+  seg_request.can_read_checkpoints =
+      request.parquet != nullptr && request.checkpoint_store != nullptr;
+  DC_ASSIGN_OR_RETURN(LogSegment segment,
+                      BuildLogSegment(listing, seg_request, log.Describe()));
+  LogReplay replay;
+  if (segment.checkpoint_version) DC_RETURN_IF_ERROR(ApplyCheckpoint(segment, request, replay));
+  ActionParser parser;
+  for (const ObjectMeta& commit : segment.commits) {
+    DC_ASSIGN_OR_RETURN(std::string content, log.Read(commit.key));
+    auto actions = parser.ParseCommit(content);
+    if (!actions.ok()) return actions.status().WithContext(log.Describe() + " " + commit.key);
+    ParsedLogPath parsed = ParseLogPath(std::string_view(commit.key).substr(kLogDir.size()));
+    DC_RETURN_IF_ERROR(replay.Apply(parsed.version, std::move(actions).value()));
+  }
+  return replay.Finish();
+}
+
+}  // namespace deltacommit

@@ -1,0 +1,271 @@
+#include "deltacommit/transaction.h"
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "deltacommit/action_json.h"
+#include "deltacommit/log_path.h"
+#include "deltacommit/table_features.h"
+
+namespace deltacommit {
+namespace {
+
+bool HasRelativeEscape(std::string_view path) {
+  if (path.find("://") != std::string_view::npos || path.starts_with("/") ||
+      path.starts_with("file:")) {
+    return false;  // absolute URIs are allowed by the protocol
+  }
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t end = path.find('/', start);
+    if (end == std::string_view::npos) end = path.size();
+    if (path.substr(start, end - start) == "..") return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+template <typename T>
+const T* FindLast(const std::vector<Action>& actions) {
+  const T* found = nullptr;
+  for (const Action& a : actions) {
+    if (auto* t = std::get_if<T>(&a)) found = t;
+  }
+  return found;
+}
+
+}  // namespace
+
+Transaction::Transaction(LogStore& log, std::shared_ptr<const Snapshot> read_snapshot,
+                         TransactionOptions options, Clock& clock, Sleeper& sleeper)
+    : log_(log),
+      read_snapshot_(std::move(read_snapshot)),
+      options_(std::move(options)),
+      clock_(clock),
+      sleeper_(sleeper),
+      txn_id_(NewUuid()),
+      rng_(std::random_device{}()) {
+  if (read_snapshot_ == nullptr) {
+    // A table that does not exist yet: an empty snapshot at version -1.
+    read_snapshot_ = std::make_shared<const Snapshot>();
+  }
+}
+
+void Transaction::AddReadPredicate(PartitionPredicate predicate) {
+  read_.predicates.push_back(std::move(predicate));
+}
+
+std::optional<int64_t> Transaction::ReadAppVersion(const std::string& app_id) {
+  read_.app_ids.insert(app_id);
+  return read_snapshot_->AppVersion(app_id);
+}
+
+void Transaction::SetAppTransaction(std::string app_id, int64_t version) {
+  SetTransaction txn;
+  txn.app_id = std::move(app_id);
+  txn.version = version;
+  app_txn_ = std::move(txn);
+}
+
+Status Transaction::Validate() const {
+  const bool creating = read_version() < 0;
+  const Protocol* new_protocol = FindLast<Protocol>(actions_);
+  const Metadata* new_metadata = FindLast<Metadata>(actions_);
+  if (creating && (new_protocol == nullptr || new_metadata == nullptr)) {
+    return InvalidArgumentError(
+        "the table does not exist: version 0 must contain a protocol and a metaData action");
+  }
+  const Protocol& protocol = new_protocol ? *new_protocol : read_snapshot_->protocol();
+  const Metadata& metadata = new_metadata ? *new_metadata : read_snapshot_->metadata();
+  if (new_protocol && !creating) {
+    DC_RETURN_IF_ERROR(CheckProtocolTransition(read_snapshot_->protocol(), *new_protocol));
+  }
+  DC_RETURN_IF_ERROR(CheckWriteSupported(protocol, metadata));
+  const bool append_only = IsAppendOnly(protocol, metadata);
+  std::set<FileKey> adds, removes;
+  for (const Action& a : actions_) {
+    const std::string_view type = ActionType(a);
+    if (std::holds_alternative<CommitInfo>(a)) {
+      return InvalidArgumentError("commitInfo: the transaction writes its own commitInfo");
+    }
+    if (std::holds_alternative<UnknownAction>(a)) {
+      return InvalidArgumentError("unknown action type \"" + std::string(type) +
+                                  "\": this build cannot commit it");
+    }
+    if (std::holds_alternative<CheckpointMetadata>(a) || std::holds_alternative<Sidecar>(a)) {
+      return InvalidArgumentError(std::string(type) + ": only allowed in checkpoints, not commits");
+    }
+    if (auto* add = std::get_if<AddFile>(&a)) {
+      if (add->path.empty()) return InvalidArgumentError("add.path: empty");
+      if (HasRelativeEscape(add->path)) {
+        return InvalidArgumentError("add.path \"" + add->path + "\": path outside the table");
+      }
+      if (!adds.insert(KeyOf(*add)).second) {
+        return InvalidArgumentError("add \"" + add->path + "\": file added twice in one commit");
+      }
+    }
+    if (auto* rm = std::get_if<RemoveFile>(&a)) {
+      if (HasRelativeEscape(rm->path)) {
+        return InvalidArgumentError("remove.path \"" + rm->path + "\": path outside the table");
+      }
+      if (append_only && rm->data_change) {
+        return InvalidArgumentError("remove \"" + rm->path +
+                                    "\": the table is append-only (delta.appendOnly=true)");
+      }
+      if (!removes.insert(KeyOf(*rm)).second) {
+        return InvalidArgumentError("remove \"" + rm->path + "\": file removed twice in one commit");
+      }
+    }
+    if (auto* d = std::get_if<DomainMetadata>(&a)) {
+      if (!IsFeatureEnabled(protocol, "domainMetadata")) {
+        return InvalidArgumentError("domainMetadata \"" + d->domain +
+                                    "\": the table does not support the domainMetadata feature");
+      }
+      if (d->domain.starts_with("delta.")) {
+        return InvalidArgumentError("domainMetadata \"" + d->domain +
+                                    "\": domains starting with \"delta.\" are reserved");
+      }
+    }
+  }
+  return OkStatus();
+}
+
+std::string Transaction::BuildCommit(int64_t in_commit_timestamp) const {
+  const Protocol* np = FindLast<Protocol>(actions_);
+  const Metadata* nm = FindLast<Metadata>(actions_);
+  const bool ict = InCommitTimestampsEnabled(np ? *np : read_snapshot_->protocol(),
+                                             nm ? *nm : read_snapshot_->metadata());
+  bool depends_on_files = read_.whole_table || !read_.predicates.empty() || !read_.files.empty();
+  bool only_adds = std::none_of(actions_.begin(), actions_.end(), [](const Action& a) {
+    return std::holds_alternative<RemoveFile>(a) || std::holds_alternative<AddCdcFile>(a);
+  });
+  CommitInfo info;
+  if (ict) info.in_commit_timestamp = in_commit_timestamp;
+  info.timestamp = clock_.NowMillis();
+  info.operation = options_.operation;
+  info.operation_parameters = options_.operation_parameters;
+  if (read_version() >= 0) info.read_version = read_version();
+  info.isolation_level = std::string(IsolationLevelName(options_.isolation_level));
+  info.is_blind_append = only_adds && !depends_on_files;
+  info.txn_id = txn_id_;
+  info.engine_info = options_.engine_info;
+  std::vector<Action> all;
+  all.reserve(actions_.size() + 2);
+  all.emplace_back(std::move(info));
+  all.insert(all.end(), actions_.begin(), actions_.end());
+  if (app_txn_) {
+    SetTransaction txn = *app_txn_;
+    txn.last_updated = clock_.NowMillis();
+    all.emplace_back(std::move(txn));
+  }
+  return ActionsToCommit(all);
+}
+
+StatusOr<bool> Transaction::IsOurCommit(Version version, const std::string& content) {
+  auto existing = log_.Read(CommitPath(version));
+  if (existing.status().IsNotFound()) return false;
+  if (!existing.ok()) return existing.status();
+  return *existing == content;
+}
+
+// Reads the commit that took `version` and checks it against this
+// transaction. Sets *already_committed when it carries our app txn.
+StatusOr<std::optional<Conflict>> Transaction::CheckWinner(Version version,
+                                                           bool* already_committed) {
+  DC_ASSIGN_OR_RETURN(std::vector<Action> winner, ReadCommit(log_, version));
+  for (const Action& a : winner) {
+    auto* txn = std::get_if<SetTransaction>(&a);
+    if (app_txn_ && txn != nullptr && txn->app_id == app_txn_->app_id &&
+        txn->version >= app_txn_->version) {
+      *already_committed = true;
+    }
+    if (auto* ci = std::get_if<CommitInfo>(&a)) last_winner_ict_ = ci->in_commit_timestamp;
+  }
+  CurrentTransaction current;
+  current.read = &read_;
+  current.actions = &actions_;
+  current.is_blind_append = !read_.whole_table && read_.predicates.empty() &&
+                            read_.files.empty() &&
+                            std::none_of(actions_.begin(), actions_.end(), [](const Action& a) {
+                              return std::holds_alternative<RemoveFile>(a) ||
+                                     std::holds_alternative<AddCdcFile>(a);
+                            });
+  current.table_partitioned = !read_snapshot_->metadata().partition_columns.empty();
+  current.isolation_level = options_.isolation_level;
+  return CheckConflict(current, version, winner);
+}
+
+void Transaction::Backoff(int attempt) {
+  const int64_t base = options_.backoff_base.count();
+  const int64_t cap = options_.backoff_cap.count();
+  const int shift = std::min(attempt, 20);
+  const int64_t ceiling = std::min(cap, base << shift);
+  if (ceiling <= 0) return;
+  std::uniform_int_distribution<int64_t> jitter(0, ceiling);  // full jitter
+  sleeper_.Sleep(std::chrono::milliseconds(jitter(rng_)));
+}
+
+int64_t Transaction::NextInCommitTimestamp() const {
+  int64_t floor = read_snapshot_->in_commit_timestamp().value_or(0);
+  if (last_winner_ict_) floor = std::max(floor, *last_winner_ict_);
+  // Strictly increasing across versions, even when clocks disagree.
+  return std::max(clock_.NowMillis(), floor + 1);
+}
+
+StatusOr<CommitOutcome> Transaction::Commit() {
+  if (app_txn_) {
+    read_.app_ids.insert(app_txn_->app_id);
+    auto seen = read_snapshot_->AppVersion(app_txn_->app_id);
+    if (seen && *seen >= app_txn_->version) {
+      return CommitOutcome{CommitResult::kAlreadyCommitted, read_version(), 0, 0, std::nullopt};
+    }
+  }
+  DC_RETURN_IF_ERROR(Validate());
+  CommitOutcome outcome;
+  Version version = read_version() + 1;
+  std::string content = BuildCommit(NextInCommitTimestamp());
+  while (outcome.attempts < options_.max_attempts) {
+    ++outcome.attempts;
+    Status st = log_.Write(version, content);
+    if (st.IsUnknownOutcome()) {
+      // The write may have landed: only the log can tell (never a blind retry).
+      DC_ASSIGN_OR_RETURN(bool ours, IsOurCommit(version, content));
+      st = ours ? OkStatus() : log_.Write(version, content);
+      if (st.IsUnknownOutcome()) return st.WithContext("version " + std::to_string(version));
+    }
+    if (st.ok()) {
+      outcome.version = version;
+      return outcome;
+    }
+    if (!st.IsAlreadyExists()) return st;
+    DC_ASSIGN_OR_RETURN(bool ours, IsOurCommit(version, content));
+    if (ours) {  // an earlier attempt of ours whose reply was lost
+      outcome.version = version;
+      return outcome;
+    }
+    bool already = false;
+    DC_ASSIGN_OR_RETURN(std::optional<Conflict> conflict, CheckWinner(version, &already));
+    if (already) {
+      outcome.result = CommitResult::kAlreadyCommitted;
+      outcome.version = version;
+      return outcome;
+    }
+    if (conflict) {
+      outcome.result = CommitResult::kConflict;
+      outcome.version = version;
+      outcome.conflict = std::move(conflict);
+      return outcome;
+    }
+    ++outcome.rebases;
+    ++version;
+    content = BuildCommit(NextInCommitTimestamp());
+    Backoff(outcome.attempts);
+  }
+  return ResourceExhaustedError(
+      "commit to " + log_.Describe() + " gave up after " + std::to_string(outcome.attempts) +
+      " attempts (last tried version " + std::to_string(version) +
+      "); every attempt lost the race to another writer without a conflict");
+}
+
+}  // namespace deltacommit
