@@ -1,0 +1,117 @@
+// `deltacommit create TABLE --schema SCHEMA [--partition-by COLS] [--property K=V]...`
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "deltacommit/log_path.h"
+#include "deltacommit/schema.h"
+#include "deltacommit/table_features.h"
+#include "deltacommit/transaction.h"
+#include "output.h"
+#include "table_access.h"
+
+namespace deltacommit::cli {
+namespace {
+
+struct CreateArgs {
+  std::string table;
+  std::string schema;
+  std::vector<std::string> partition_by;
+  std::vector<std::string> properties;
+  std::string name;
+  std::string description;
+  bool json = false;
+};
+
+StatusOr<Metadata> BuildMetadata(const CreateArgs& args, int64_t now) {
+  Metadata m;
+  m.id = NewUuid();
+  if (!args.name.empty()) m.name = args.name;
+  if (!args.description.empty()) m.description = args.description;
+  DC_ASSIGN_OR_RETURN(m.schema_string, SchemaStringFromArgument(args.schema));
+  DC_ASSIGN_OR_RETURN(Schema schema, ParseSchema(m.schema_string));
+  DC_RETURN_IF_ERROR(ValidatePartitionColumns(schema, args.partition_by));
+  m.partition_columns = args.partition_by;
+  m.created_time = now;
+  for (const std::string& kv : args.properties) {
+    auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return InvalidArgumentError("--property \"" + kv + "\": expected KEY=VALUE");
+    }
+    m.configuration[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  return m;
+}
+
+TransactionOptions CreateOptions(const Metadata& m) {
+  TransactionOptions o;
+  o.operation = "CREATE TABLE";
+  nlohmann::json props = m.configuration;
+  nlohmann::json parts = m.partition_columns;
+  o.operation_parameters = {
+      {"isManaged", "\"false\""},
+      {"description", m.description ? nlohmann::json(*m.description).dump() : "null"},
+      {"partitionBy", nlohmann::json(parts.dump()).dump()},
+      {"properties", nlohmann::json(props.dump()).dump()},
+  };
+  return o;
+}
+
+int RunCreate(const CreateArgs& args) {
+  auto table = OpenTableUri(args.table);
+  if (!table.ok()) return ReportError(table.status());
+  auto existing = table->log->List(0);
+  if (!existing.ok()) return ReportError(existing.status());
+  if (!existing->empty()) {
+    return ReportError(AlreadyExistsError("table " + table->uri +
+                                          " already has a _delta_log: not creating it again"));
+  }
+  auto metadata = BuildMetadata(args, SystemClock().NowMillis());
+  if (!metadata.ok()) return ReportError(metadata.status());
+  auto protocol = ProtocolForNewTable(*metadata);
+  if (!protocol.ok()) return ReportError(protocol.status());
+  // delta.feature.X=supported asks for a protocol feature; like Spark we
+  // record it in the protocol, not in the table's configuration.
+  std::erase_if(metadata->configuration,
+                [](const auto& kv) { return kv.first.starts_with("delta.feature."); });
+  Transaction txn(*table->log, nullptr, CreateOptions(*metadata), SystemClock(), RealSleeper());
+  txn.AddAction(*protocol);
+  txn.AddAction(*metadata);
+  auto outcome = txn.Commit();
+  if (!outcome.ok()) return ReportError(outcome.status());
+  if (outcome->result != CommitResult::kCommitted) {
+    std::cerr << "conflict: table " << table->uri << " was created concurrently by another writer\n";
+    return kExitConflict;
+  }
+  if (args.json) {
+    nlohmann::ordered_json out{{"table", table->uri}, {"version", outcome->version},
+                               {"tableId", metadata->id}};
+    std::cout << out.dump() << "\n";
+  } else {
+    std::cout << "created table " << table->uri << " (id " << metadata->id << ") at version 0\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void RegisterCreate(CLI::App& app, int* exit_code) {
+  auto args = std::make_shared<CreateArgs>();
+  CLI::App* cmd = app.add_subcommand("create", "Create a Delta table (writes version 0)");
+  cmd->add_option("table", args->table, "Table location")->required();
+  cmd->add_option("--schema", args->schema,
+                  "Delta schema JSON, or compact 'id:long,name:string,price:decimal(10,2)'")
+      ->required();
+  cmd->add_option("--partition-by", args->partition_by, "Partition columns")->delimiter(',');
+  cmd->add_option("--property", args->properties, "Table property KEY=VALUE (repeatable)");
+  cmd->add_option("--name", args->name, "Table name");
+  cmd->add_option("--description", args->description, "Table description");
+  cmd->add_flag("--json", args->json, "Print the result as JSON");
+  cmd->callback([args, exit_code] { *exit_code = RunCreate(*args); });
+}
+
+}  // namespace deltacommit::cli

@@ -1,0 +1,152 @@
+// `deltacommit demo`: the main job on embedded defaults. Creates a local
+// table, starts several writer processes that commit blind appends
+// concurrently and two that race to compact the same file, then prints the
+// history, each writer's outcome, and a verification of the result.
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "demo.h"
+#include "output.h"
+
+extern char** environ;
+
+namespace deltacommit::cli {
+namespace {
+
+pid_t Spawn(const std::string& self, const std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  argv.push_back(const_cast<char*>(self.c_str()));
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  if (posix_spawn(&pid, self.c_str(), nullptr, nullptr, argv.data(), environ) != 0) return -1;
+  return pid;
+}
+
+// One progress line: rewritten in place on a terminal, else printed when it
+// changes (at most every second) so logs stay readable.
+void PrintProgress(int64_t commits, int64_t expected, size_t done, size_t writers) {
+  static const bool tty = isatty(STDOUT_FILENO) != 0;
+  static std::string last;
+  static auto last_print = std::chrono::steady_clock::time_point{};
+  std::string line = "  progress: " + std::to_string(commits) + "/" + std::to_string(expected) +
+                     " commits, " + std::to_string(done) + "/" + std::to_string(writers) +
+                     " writers finished";
+  auto now = std::chrono::steady_clock::now();
+  if (line == last) return;
+  if (!tty && done < writers && now - last_print < std::chrono::seconds(1)) return;
+  last = line;
+  last_print = now;
+  std::cout << (tty ? "\r" : "") << line << (tty ? "   " : "\n") << std::flush;
+}
+
+// Waits for the children, printing the table's progress meanwhile.
+bool WaitAll(std::vector<pid_t>& pids, const std::string& table, int64_t expected_versions) {
+  bool all_ok = true;
+  size_t done = 0;
+  std::vector<bool> finished(pids.size(), false);
+  while (done < pids.size()) {
+    for (size_t i = 0; i < pids.size(); ++i) {
+      if (finished[i]) continue;
+      int status = 0;
+      if (waitpid(pids[i], &status, WNOHANG) == pids[i]) {
+        finished[i] = true;
+        ++done;
+        // Exit 3 is a reported conflict: an expected outcome for a racer.
+        bool ok = WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 3);
+        all_ok = all_ok && ok;
+      }
+    }
+    PrintProgress(CountCommits(table) - 1, expected_versions, done, pids.size());
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  if (isatty(STDOUT_FILENO)) std::cout << "\n";
+  return all_ok;
+}
+
+struct DemoArgs {
+  std::string dir;
+  int writers = 4;
+  int commits = 25;
+  int rows = 100;
+  bool keep = false;
+};
+
+int RunDemo(const DemoArgs& args, const std::string& self) {
+  if (args.writers < 1 || args.commits < 1 || args.rows < 1) {
+    return ReportError(InvalidArgumentError("--writers, --commits and --rows must be at least 1"));
+  }
+  std::string dir = args.dir;
+  if (dir.empty()) {
+    char tmpl[] = "/tmp/deltacommit-demo-XXXXXX";
+    if (mkdtemp(tmpl) == nullptr) return ReportError(InternalError("mkdtemp failed"));
+    dir = tmpl;
+  }
+  const std::string table = dir + "/events";
+  std::cout << "deltacommit demo: " << args.writers << " writer processes x " << args.commits
+            << " blind appends of " << args.rows << " rows, plus 2 racing compactions\n"
+            << "  table: " << table << "\n";
+  Status st = DemoCreateTable(table);
+  if (!st.ok()) return ReportError(st);
+  std::vector<pid_t> pids;
+  for (int w = 0; w < args.writers; ++w) {
+    pids.push_back(Spawn(self, {"demo-writer", table, "--writer", std::to_string(w), "--commits",
+                                std::to_string(args.commits), "--rows", std::to_string(args.rows),
+                                "--out", dir + "/writer-" + std::to_string(w) + ".jsonl"}));
+  }
+  for (int c = 0; c < 2; ++c) {
+    pids.push_back(Spawn(self, {"demo-compactor", table, "--name", "compactor-" + std::to_string(c), "--out",
+                                dir + "/compactor-" + std::to_string(c) + ".jsonl"}));
+  }
+  for (pid_t p : pids) {
+    if (p < 0) return ReportError(InternalError("could not start a writer process"));
+  }
+  bool ok = WaitAll(pids, table, int64_t{args.writers} * args.commits + 1);
+  int rc = DemoReport(table, dir, args.writers, args.commits, args.rows);
+  if (!ok) {
+    std::cout << "a writer process failed (see messages above)\n";
+    rc = kExitError;
+  }
+  if (!args.keep && args.dir.empty()) {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  } else {
+    std::cout << "kept " << dir << "\n";
+  }
+  return rc;
+}
+
+}  // namespace
+
+void RegisterDemo(CLI::App& app, int* exit_code, const char* self_path) {
+  auto args = std::make_shared<DemoArgs>();
+  std::string self = self_path;
+  std::error_code ec;
+  auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) self = exe.string();
+  CLI::App* cmd = app.add_subcommand(
+      "demo", "Run the main job: concurrent writer processes on a local table, verified");
+  cmd->add_option("--dir", args->dir, "Work directory (default: a new temp dir, removed after)");
+  cmd->add_option("--writers", args->writers, "Writer processes")->capture_default_str();
+  cmd->add_option("--commits", args->commits, "Commits per writer")->capture_default_str();
+  cmd->add_option("--rows", args->rows, "Rows per commit")->capture_default_str();
+  cmd->add_flag("--keep", args->keep, "Keep the work directory");
+  cmd->callback([args, exit_code, self] { *exit_code = RunDemo(*args, self); });
+  RegisterDemoWorkers(app, exit_code);
+}
+
+}  // namespace deltacommit::cli

@@ -1,0 +1,16 @@
+// Each CLI command registers itself on the app; its callback stores the
+// process exit code in `*exit_code`.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace deltacommit::cli {
+
+void RegisterCreate(CLI::App& app, int* exit_code);
+void RegisterCommit(CLI::App& app, int* exit_code);
+void RegisterSnapshot(CLI::App& app, int* exit_code);
+void RegisterHistory(CLI::App& app, int* exit_code);
+void RegisterCheck(CLI::App& app, int* exit_code);
+void RegisterDemo(CLI::App& app, int* exit_code, const char* self_path);
+
+}  // namespace deltacommit::cli

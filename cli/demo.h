@@ -1,0 +1,22 @@
+// Pieces of `deltacommit demo`: the table, the worker processes it starts
+// (hidden subcommands demo-writer and demo-compactor), and the report.
+#pragma once
+
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "deltacommit/status.h"
+
+namespace deltacommit::cli {
+
+Status DemoCreateTable(const std::string& table);
+// Number of commit files in the table's log (0 when unreadable).
+int64_t CountCommits(const std::string& table);
+void RegisterDemoWorkers(CLI::App& app, int* exit_code);
+// Prints history, per-writer outcomes and the verification; returns the exit
+// code (0 only if every check passed).
+int DemoReport(const std::string& table, const std::string& dir, int writers, int commits,
+               int rows);
+
+}  // namespace deltacommit::cli

@@ -1,0 +1,43 @@
+// deltacommit: safe multi-writer commits for Delta Lake tables.
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "commands.h"
+#include "output.h"
+
+namespace {
+
+constexpr const char* kFooter = R"(
+Exit codes:
+  0  success
+  1  error (I/O, store or internal failure)
+  2  bad usage or invalid input
+  3  the commit conflicts with a concurrent commit (nothing was written)
+  4  `check` found problems in the log
+  5  no table at that location, or no such version
+
+TABLE is a local directory or a file:// URI.)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"deltacommit: safe concurrent commits to Delta Lake tables"};
+  app.footer(kFooter);
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "deltacommit 0.1.0");
+  int exit_code = deltacommit::cli::kExitOk;
+  deltacommit::cli::RegisterCreate(app, &exit_code);
+  deltacommit::cli::RegisterCommit(app, &exit_code);
+  deltacommit::cli::RegisterSnapshot(app, &exit_code);
+  deltacommit::cli::RegisterHistory(app, &exit_code);
+  deltacommit::cli::RegisterCheck(app, &exit_code);
+  deltacommit::cli::RegisterDemo(app, &exit_code, argv[0]);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : deltacommit::cli::kExitBadInput;
+  }
+  return exit_code;
+}

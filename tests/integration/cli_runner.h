@@ -1,0 +1,26 @@
+// Runs the deltacommit CLI as a child process, for integration tests.
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+namespace deltacommit::testing {
+
+struct CliResult {
+  int exit_code = -1;  // -1: did not exit normally
+  std::string out;     // stdout
+  std::string err;     // stderr
+};
+
+// The CLI under test: $DELTACOMMIT_CLI if set, else the one this build made.
+std::string CliPath();
+
+// Runs the CLI with `args`, feeding `stdin_data`, and waits for it.
+CliResult RunCli(const std::vector<std::string>& args, const std::string& stdin_data = {});
+
+// Starts the CLI in the background with stdout/stderr to /dev/null.
+pid_t StartCli(const std::vector<std::string>& args);
+
+}  // namespace deltacommit::testing
