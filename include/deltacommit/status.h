@@ -97,13 +97,14 @@ class [[nodiscard]] StatusOr {
   bool ok() const { return value_.has_value(); }
   const Status& status() const { return status_; }
 
-  // REQUIRES: ok().
+  // REQUIRES: ok(). On an rvalue the value is moved out and returned by
+  // value, so `for (auto& x : F().value())` never dangles.
   T& value() & { return *value_; }
   const T& value() const& { return *value_; }
-  T&& value() && { return *std::move(value_); }
+  T value() && { return *std::move(value_); }
   T& operator*() & { return *value_; }
   const T& operator*() const& { return *value_; }
-  T&& operator*() && { return *std::move(value_); }
+  T operator*() && { return *std::move(value_); }
   T* operator->() { return &*value_; }
   const T* operator->() const { return &*value_; }
 
