@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "adapters/posix/posix_object_store.h"
+#include "common/s3_test_env.h"
 #include "temp_dir.h"
 #include "testing/fault_object_store.h"
 #include "testing/memory_object_store.h"
@@ -40,6 +41,18 @@ class PosixEnv {
   PosixObjectStore store_{dir_.path()};
 };
 
+// The real S3 server (Ceph RGW here), under a fresh prefix per test.
+class S3Env {
+ public:
+  static constexpr const char* kName = "S3";
+  static bool Available() { return !testing::S3Unavailable().has_value(); }
+  ObjectStore& store() { return *s3_.store; }
+
+ private:
+  testing::S3TestStore s3_ =
+      Available() ? testing::NewS3TestStore("contract") : testing::S3TestStore{};
+};
+
 template <typename Base>
 class FaultEnv {
  public:
@@ -65,6 +78,12 @@ struct EnvName {
 template <typename Env>
 class ObjectStoreContractTest : public ::testing::Test {
  protected:
+  void SetUp() override {
+    if constexpr (requires { Env::Available(); }) {
+      if (!Env::Available()) DC_REQUIRE_S3();
+    }
+  }
+
   ObjectStore& store() { return env_.store(); }
 
   std::vector<std::string> Keys(std::string_view prefix,
@@ -87,7 +106,7 @@ class ObjectStoreContractTest : public ::testing::Test {
   Env env_;
 };
 
-using Envs = ::testing::Types<MemoryEnv, PosixEnv, FaultEnv<MemoryEnv>,
+using Envs = ::testing::Types<MemoryEnv, PosixEnv, S3Env, FaultEnv<MemoryEnv>,
                               FaultEnv<PosixEnv>>;
 TYPED_TEST_SUITE(ObjectStoreContractTest, Envs, EnvName);
 

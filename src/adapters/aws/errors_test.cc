@@ -1,0 +1,104 @@
+#include "adapters/aws/errors.h"
+
+#include <gtest/gtest.h>
+
+namespace deltacommit::aws {
+namespace {
+
+HttpResponse Xml(long status, const std::string& code, const std::string& message = "") {
+  HttpResponse r;
+  r.status = status;
+  r.body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>" + code + "</Code><Message>" +
+           message + "</Message><RequestId>tx0001</RequestId></Error>";
+  return r;
+}
+
+AwsErrorContext Context() {
+  return {"S3", "PutObject", "s3://bucket/t/_delta_log/00000000000000000001.json",
+          "http://127.0.0.1:7480", "environment (AWS_ACCESS_KEY_ID)", "AKID…MPLE"};
+}
+
+TEST(AwsErrorsTest, ParsesRgwXmlWithEmptyMessage) {
+  AwsError e = ParseXmlError(Xml(412, "PreconditionFailed"));
+  EXPECT_EQ(e.code, "PreconditionFailed");
+  EXPECT_EQ(e.message, "");
+  EXPECT_EQ(e.request_id, "tx0001");
+  EXPECT_EQ(ErrorToStatus(e, Context()).code(), StatusCode::kAlreadyExists);
+}
+
+TEST(AwsErrorsTest, BodylessHeadReplyGetsCodeFromStatus) {
+  HttpResponse r;
+  r.status = 404;
+  r.headers = {{"x-amz-request-id", "tx0002"}};
+  AwsError e = ParseXmlError(r);
+  EXPECT_EQ(e.code, "NotFound");
+  EXPECT_EQ(e.request_id, "tx0002");
+  EXPECT_EQ(ErrorToStatus(e, Context()).code(), StatusCode::kNotFound);
+}
+
+TEST(AwsErrorsTest, CredentialErrorsNameSourceAndWhatToDo) {
+  struct Case {
+    std::string code;
+    long http;
+    StatusCode status;
+    std::string needle;
+  } cases[] = {
+      {"InvalidAccessKeyId", 403, StatusCode::kUnauthenticated, "not known to this endpoint"},
+      {"SignatureDoesNotMatch", 403, StatusCode::kUnauthenticated, "secret access key does not match"},
+      {"ExpiredToken", 400, StatusCode::kUnauthenticated, "session token has expired"},
+      {"InvalidToken", 400, StatusCode::kUnauthenticated, "security token included in the request is invalid"},
+      {"RequestTimeTooSkewed", 403, StatusCode::kUnauthenticated, "clock"},
+      {"AccessDenied", 403, StatusCode::kPermissionDenied, "grant these credentials"},
+  };
+  for (const Case& c : cases) {
+    Status s = ErrorToStatus(ParseXmlError(Xml(c.http, c.code)), Context());
+    EXPECT_EQ(s.code(), c.status) << c.code;
+    EXPECT_NE(s.message().find(c.needle), std::string::npos) << s.message();
+    EXPECT_NE(s.message().find("environment (AWS_ACCESS_KEY_ID)"), std::string::npos) << s.message();
+    EXPECT_NE(s.message().find("PutObject s3://bucket/t/_delta_log"), std::string::npos);
+    EXPECT_NE(s.message().find("request id tx0001"), std::string::npos);
+  }
+}
+
+TEST(AwsErrorsTest, NotFoundDoesNotMentionCredentials) {
+  Status s = ErrorToStatus(ParseXmlError(Xml(404, "NoSuchBucket")), Context());
+  EXPECT_EQ(s.code(), StatusCode::kNotFound);
+  EXPECT_EQ(s.message().find("credentials:"), std::string::npos);
+  EXPECT_NE(s.message().find("bucket does not exist"), std::string::npos);
+}
+
+TEST(AwsErrorsTest, ThrottlingAndServerErrorsAreRetryable) {
+  EXPECT_TRUE(IsRetryableError(ParseXmlError(Xml(503, "SlowDown"))));
+  EXPECT_TRUE(IsRetryableError(ParseXmlError(Xml(500, "InternalError"))));
+  EXPECT_TRUE(IsRetryableError(ParseXmlError(Xml(409, "ConditionalRequestConflict"))));
+  EXPECT_TRUE(IsRetryableError(ParseXmlError(Xml(502, "BadGateway"))));
+  EXPECT_FALSE(IsRetryableError(ParseXmlError(Xml(403, "AccessDenied"))));
+  EXPECT_FALSE(IsRetryableError(ParseXmlError(Xml(412, "PreconditionFailed"))));
+}
+
+TEST(AwsErrorsTest, ParsesDynamoDbJsonErrors) {
+  HttpResponse r;
+  r.status = 400;
+  r.body = R"({"__type":"com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException","message":"The conditional request failed"})";
+  r.headers = {{"x-amzn-requestid", "rq1"}};
+  AwsError e = ParseJsonError(r);
+  EXPECT_EQ(e.code, "ConditionalCheckFailedException");
+  EXPECT_EQ(e.message, "The conditional request failed");
+  EXPECT_EQ(e.request_id, "rq1");
+  EXPECT_EQ(ErrorToStatus(e, Context()).code(), StatusCode::kAlreadyExists);
+  r.body = R"({"__type":"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException"})";
+  EXPECT_TRUE(IsRetryableError(ParseJsonError(r)));
+}
+
+TEST(AwsErrorsTest, GarbageBodiesNeverCrash) {
+  HttpResponse r;
+  r.status = 500;
+  for (std::string body : {"", "<", "<Error>", "{", "null", "[1,2]", "<Error><Code></Code></Error>"}) {
+    r.body = body;
+    EXPECT_FALSE(ParseXmlError(r).code.empty());
+    EXPECT_FALSE(ParseJsonError(r).code.empty());
+  }
+}
+
+}  // namespace
+}  // namespace deltacommit::aws

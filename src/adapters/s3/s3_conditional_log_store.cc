@@ -1,0 +1,77 @@
+#include "adapters/s3/s3_conditional_log_store.h"
+
+#include <map>
+#include <mutex>
+
+#include "deltacommit/log_path.h"
+
+namespace deltacommit {
+namespace {
+
+std::mutex probe_mu;
+std::map<std::string, Status>& ProbeCache() {  // endpoint|bucket -> verdict
+  static auto* cache = new std::map<std::string, Status>();
+  return *cache;
+}
+
+std::string CacheKey(const S3StoreConfig& c) { return c.service.endpoint_url + "|" + c.bucket; }
+
+Status NotEnforced(const S3ObjectStore& store, const std::string& what) {
+  return FailedPreconditionError(
+      "s3-conditional: the store at " + store.config().service.endpoint_url + " (bucket " +
+      store.config().bucket + ") does not enforce PUT with If-None-Match: * (" + what +
+      "), so two writers could both create the same version and one would silently lose its "
+      "data. Use --log-store s3-dynamodb or the commit service (--log-store service) for this "
+      "store instead.");
+}
+
+// Writes one probe object twice with If-None-Match: *; the second must be
+// refused. Cleans up after itself.
+Status RunProbe(S3ObjectStore& store) {
+  const std::string key = "_delta_log/.tmp/conditional-put-probe." + NewUuid();
+  Status first = store.PutIfAbsent(key, "probe 1");
+  if (first.code() == StatusCode::kUnimplemented) return NotEnforced(store, first.message());
+  DC_RETURN_IF_ERROR(first.WithContext("s3-conditional probe"));
+  Status second = store.PutIfAbsent(key, "probe 2");
+  auto content = store.Get(key);
+  store.Delete(key).IgnoreError();  // a leftover probe is harmless
+  if (second.ok()) return NotEnforced(store, "a second conditional PUT of one key succeeded");
+  if (!second.IsAlreadyExists()) return second.WithContext("s3-conditional probe");
+  if (content.ok() && *content != "probe 1") {
+    return NotEnforced(store, "the refused PUT still overwrote the object");
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+S3ConditionalLogStore::S3ConditionalLogStore(S3ObjectStore& store, StepHooks* hooks)
+    : store_(store), inner_(store, "s3-conditional", hooks) {}
+
+Status S3ConditionalLogStore::VerifyConditionalPut() {
+  const std::string key = CacheKey(store_.config());
+  {
+    std::lock_guard<std::mutex> lock(probe_mu);
+    auto it = ProbeCache().find(key);
+    if (it != ProbeCache().end()) return it->second;
+  }
+  Status verdict = RunProbe(store_);
+  // Transient failures are not cached: the next write probes again.
+  if (verdict.ok() || verdict.code() == StatusCode::kFailedPrecondition) {
+    std::lock_guard<std::mutex> lock(probe_mu);
+    ProbeCache()[key] = verdict;
+  }
+  return verdict;
+}
+
+Status S3ConditionalLogStore::Write(Version version, std::string_view content) {
+  DC_RETURN_IF_ERROR(VerifyConditionalPut());
+  return inner_.Write(version, content);
+}
+
+void ResetConditionalPutProbeCache() {
+  std::lock_guard<std::mutex> lock(probe_mu);
+  ProbeCache().clear();
+}
+
+}  // namespace deltacommit

@@ -1,0 +1,42 @@
+#include "common/s3_test_env.h"
+
+#include <cstdlib>
+
+#include "adapters/aws/aws_config.h"
+#include "deltacommit/log_path.h"
+
+namespace deltacommit::testing {
+
+bool InCi() {
+  const char* ci = std::getenv("CI");
+  return ci != nullptr && *ci != '\0' && std::string(ci) != "false";
+}
+
+std::optional<std::string> S3Unavailable() {
+  for (const char* var : {"AWS_ENDPOINT_URL_S3", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY",
+                          "DELTACOMMIT_TEST_BUCKET"}) {
+    const char* v = std::getenv(var);
+    if (v == nullptr || *v == '\0') {
+      return std::string(var) + " is not set: start the servers with "
+             "`eval \"$(scripts/test-servers up)\"` (scripts/test.sh does)";
+    }
+  }
+  return std::nullopt;
+}
+
+S3TestStore NewS3TestStore(const std::string& purpose) {
+  S3TestStore t;
+  S3StoreConfig config;
+  config.bucket = std::getenv("DELTACOMMIT_TEST_BUCKET");
+  config.key_prefix = "tests/" + purpose + "-" + NewUuid();
+  auto service = aws::ResolveServiceConfig("s3", {});
+  if (!service.ok()) std::abort();  // the environment is the test's own
+  config.service = *service;
+  t.http = aws::NewCurlHttpClient();
+  t.credentials = aws::DefaultCredentialsChain({});
+  t.uri = "s3://" + config.bucket + "/" + config.key_prefix;
+  t.store = std::make_unique<S3ObjectStore>(std::move(config), *t.http, *t.credentials);
+  return t;
+}
+
+}  // namespace deltacommit::testing
