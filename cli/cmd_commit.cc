@@ -31,6 +31,7 @@ struct CommitArgs {
   bool read_whole_table = false;
   std::vector<std::string> read_partitions;
   bool json = false;
+  TableOptions table_options;
 };
 
 StatusOr<std::string> ReadInput(const std::string& file) {
@@ -133,7 +134,7 @@ int RunCommit(const CommitArgs& args) {
   auto actions = parser.ParseCommit(*input);
   if (!actions.ok()) return ReportError(actions.status().WithContext("--actions " + args.actions_file));
   if (actions->empty()) return ReportError(InvalidArgumentError("--actions " + args.actions_file + ": no actions"));
-  auto table = OpenTableUri(args.table);
+  auto table = OpenTableUri(args.table, args.table_options);
   if (!table.ok()) return ReportError(table.status());
   SnapshotRequest request;
   if (args.read_version >= 0) request.version = args.read_version;
@@ -172,6 +173,7 @@ void RegisterCommit(CLI::App& app, int* exit_code) {
   cmd->add_option("--read-partition", args->read_partitions,
                   "A partition the actions depend on: col=value[,col=value] (repeatable)");
   cmd->add_flag("--json", args->json, "Print the outcome as JSON");
+  AddTableOptions(cmd, &args->table_options);
   cmd->callback([args, exit_code] { *exit_code = RunCommit(*args); });
 }
 

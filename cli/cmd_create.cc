@@ -25,6 +25,7 @@ struct CreateArgs {
   std::string name;
   std::string description;
   bool json = false;
+  TableOptions table_options;
 };
 
 StatusOr<Metadata> BuildMetadata(const CreateArgs& args, int64_t now) {
@@ -62,7 +63,7 @@ TransactionOptions CreateOptions(const Metadata& m) {
 }
 
 int RunCreate(const CreateArgs& args) {
-  auto table = OpenTableUri(args.table);
+  auto table = OpenTableUri(args.table, args.table_options);
   if (!table.ok()) return ReportError(table.status());
   auto existing = table->log->List(0);
   if (!existing.ok()) return ReportError(existing.status());
@@ -111,6 +112,7 @@ void RegisterCreate(CLI::App& app, int* exit_code) {
   cmd->add_option("--name", args->name, "Table name");
   cmd->add_option("--description", args->description, "Table description");
   cmd->add_flag("--json", args->json, "Print the result as JSON");
+  AddTableOptions(cmd, &args->table_options);
   cmd->callback([args, exit_code] { *exit_code = RunCreate(*args); });
 }
 

@@ -20,10 +20,11 @@ struct InspectArgs {
   int64_t limit = 0;
   bool json = false;
   bool files = false;
+  TableOptions table_options;
 };
 
 int RunSnapshot(const InspectArgs& args) {
-  auto table = OpenTableUri(args.table);
+  auto table = OpenTableUri(args.table, args.table_options);
   if (!table.ok()) return ReportError(table.status());
   SnapshotRequest request;
   if (args.version >= 0) request.version = args.version;
@@ -72,7 +73,7 @@ nlohmann::ordered_json HistoryEntry(Version v, const std::vector<Action>& action
 }
 
 int RunHistory(const InspectArgs& args) {
-  auto table = OpenTableUri(args.table);
+  auto table = OpenTableUri(args.table, args.table_options);
   if (!table.ok()) return ReportError(table.status());
   auto snapshot = LoadSnapshot(*table->log, {});
   if (!snapshot.ok()) return ReportError(snapshot.status());
@@ -99,7 +100,7 @@ int RunHistory(const InspectArgs& args) {
 }
 
 int RunCheck(const InspectArgs& args) {
-  auto table = OpenTableUri(args.table);
+  auto table = OpenTableUri(args.table, args.table_options);
   if (!table.ok()) return ReportError(table.status());
   auto report = CheckLog(*table->log);
   if (!report.ok()) return ReportError(report.status());
@@ -131,6 +132,7 @@ CLI::App* AddTableCommand(CLI::App& app, const char* name, const char* help,
   CLI::App* cmd = app.add_subcommand(name, help);
   cmd->add_option("table", args->table, "Table location")->required();
   cmd->add_flag("--json", args->json, "Print as JSON");
+  AddTableOptions(cmd, &args->table_options);
   return cmd;
 }
 

@@ -75,7 +75,7 @@ void PrintHistory(LogStore& log, Version latest) {
 }  // namespace
 
 Status DemoCreateTable(const std::string& table) {
-  DC_ASSIGN_OR_RETURN(OpenTable open, OpenTableUri(table));
+  DC_ASSIGN_OR_RETURN(OpenTable open, OpenTableUri(table, {}));
   Metadata m;
   m.id = NewUuid();
   m.name = "events";
@@ -108,7 +108,7 @@ int64_t CountCommits(const std::string& table) {
 
 int DemoReport(const std::string& table, const std::string& dir, int writers, int commits,
                int rows) {
-  auto open = OpenTableUri(table);
+  auto open = OpenTableUri(table, {});
   if (!open.ok()) return ReportError(open.status());
   auto report = CheckLog(*open->log);
   if (!report.ok()) return ReportError(report.status());

@@ -48,7 +48,7 @@ struct WriterArgs {
 };
 
 int RunWriter(const WriterArgs& a) {
-  auto table = OpenTableUri(a.table);
+  auto table = OpenTableUri(a.table, {});
   if (!table.ok()) return ReportError(table.status());
   std::ofstream out(a.out, std::ios::app);
   for (int b = 0; b < a.commits; ++b) {
@@ -72,7 +72,7 @@ int RunWriter(const WriterArgs& a) {
 // Waits until writer 0's first file is in the table, reads a snapshot, waits
 // until every compactor has read (so they truly race), then commits.
 int RunCompactor(const WriterArgs& a) {
-  auto table = OpenTableUri(a.table);
+  auto table = OpenTableUri(a.table, {});
   if (!table.ok()) return ReportError(table.status());
   const std::string target_prefix = "part-00000-00000-";
   std::shared_ptr<const Snapshot> snapshot;

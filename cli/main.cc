@@ -17,7 +17,8 @@ Exit codes:
   4  `check` found problems in the log
   5  no table at that location, or no such version
 
-TABLE is a local directory or a file:// URI.)";
+TABLE is a local directory, a file:// URI, or s3://bucket/path (also s3a://, s3n://).
+S3 settings come from the AWS environment variables and profiles, or the options.)";
 
 }  // namespace
 

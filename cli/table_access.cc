@@ -1,30 +1,119 @@
 #include "table_access.h"
 
+#include <cstdlib>
 #include <filesystem>
+#include <map>
 
+#include "adapters/aws/aws_config.h"
 #include "adapters/posix/posix_object_store.h"
+#include "adapters/s3/s3_conditional_log_store.h"
+#include "adapters/s3/s3_object_store.h"
 #include "logstore/object_store_log_store.h"
 
 namespace deltacommit::cli {
+namespace {
 
-StatusOr<OpenTable> OpenTableUri(const std::string& table) {
-  std::string path = table;
-  if (path.starts_with("file://")) {
-    path = path.substr(7);
-  } else if (auto colon = path.find("://"); colon != std::string::npos) {
-    return InvalidArgumentError("table \"" + table + "\": scheme \"" + path.substr(0, colon) +
-                                "\" is not supported by this build (use a local path or file://)");
+bool IsS3Uri(const std::string& t) {
+  return t.starts_with("s3://") || t.starts_with("s3a://") || t.starts_with("s3n://");
+}
+
+StatusOr<std::map<std::string, std::string>> StorageOptions(const TableOptions& o) {
+  std::map<std::string, std::string> out;
+  for (const std::string& kv : o.storage_options) {
+    auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return InvalidArgumentError("--storage-option \"" + kv + "\": expected KEY=VALUE");
+    }
+    std::string key = kv.substr(0, eq);
+    for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    out[key] = kv.substr(eq + 1);
   }
+  return out;
+}
+
+// The commit mode for an S3 table: --log-store, else delta-rs's options and
+// environment, else s3-conditional.
+StatusOr<std::string> S3Mode(const TableOptions& o) {
+  DC_ASSIGN_OR_RETURN(auto storage, StorageOptions(o));
+  std::string mode = o.log_store;
+  const char* locking = std::getenv("AWS_S3_LOCKING_PROVIDER");
+  if (mode.empty() && storage.count("aws_s3_locking_provider")) {
+    mode = storage["aws_s3_locking_provider"] == "dynamodb" ? "s3-dynamodb" : "";
+  }
+  if (mode.empty() && locking != nullptr && std::string(locking) == "dynamodb") mode = "s3-dynamodb";
+  if (mode.empty()) mode = "s3-conditional";  // also what aws_conditional_put=etag asks for
+  if (mode == "s3-conditional") return mode;
+  if (mode == "s3-dynamodb" || mode == "service" || mode == "coordinated") {
+    return UnimplementedError("--log-store " + mode + " is not available in this build yet; use "
+                              "s3-conditional (the default for s3:// tables)");
+  }
+  return InvalidArgumentError("--log-store \"" + mode + "\": not a commit mode for s3:// tables "
+                              "(s3-conditional, s3-dynamodb, service, coordinated)");
+}
+
+StatusOr<OpenTable> OpenS3(const std::string& table, const TableOptions& o) {
+  DC_ASSIGN_OR_RETURN(aws::S3Location location, aws::ParseS3Uri(table));
+  aws::AwsConfigOverrides overrides;
+  if (!o.endpoint_url.empty()) overrides.endpoint_url = o.endpoint_url;
+  if (!o.region.empty()) overrides.region = o.region;
+  if (!o.profile.empty()) overrides.profile = o.profile;
+  DC_ASSIGN_OR_RETURN(aws::AwsServiceConfig service, aws::ResolveServiceConfig("s3", overrides));
+  OpenTable open;
+  DC_ASSIGN_OR_RETURN(open.mode, S3Mode(o));
+  S3StoreConfig config;
+  config.bucket = location.bucket;
+  config.key_prefix = location.key_prefix;
+  config.service = service;
+  aws::CredentialsOptions creds;
+  if (!o.profile.empty()) creds.profile = o.profile;
+  open.http = aws::NewCurlHttpClient();
+  open.credentials = aws::DefaultCredentialsChain(creds);
+  auto s3 = std::make_unique<S3ObjectStore>(config, *open.http, *open.credentials);
+  open.uri = s3->Describe();
+  open.log = std::make_unique<S3ConditionalLogStore>(*s3, service.endpoint_url, location.bucket);
+  open.store = std::move(s3);
+  return open;
+}
+
+StatusOr<OpenTable> OpenLocal(const std::string& table, const TableOptions& o) {
+  if (!o.log_store.empty() && o.log_store != "local") {
+    return InvalidArgumentError("--log-store \"" + o.log_store +
+                                "\": a local table commits with the local log store");
+  }
+  std::string path = table.starts_with("file://") ? table.substr(7) : table;
   if (path.empty()) return InvalidArgumentError("table: empty path");
-  while (path.size() > 1 && path.back() == '/') path.pop_back();
   std::error_code ec;
   std::filesystem::path absolute = std::filesystem::absolute(path, ec);
   if (ec) return InvalidArgumentError("table \"" + table + "\": " + ec.message());
   OpenTable open;
   open.uri = absolute.lexically_normal().string();
+  while (open.uri.size() > 1 && open.uri.back() == '/') open.uri.pop_back();
+  open.mode = "local";
   open.store = std::make_unique<PosixObjectStore>(open.uri);
   open.log = std::make_unique<ObjectStoreLogStore>(*open.store, "local");
   return open;
+}
+
+}  // namespace
+
+void AddTableOptions(CLI::App* command, TableOptions* o) {
+  command->add_option("--log-store", o->log_store,
+                      "Commit mode: local (local tables), s3-conditional (default for s3://)");
+  command->add_option("--endpoint-url", o->endpoint_url,
+                      "S3 endpoint (else AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, profile, AWS)");
+  command->add_option("--region", o->region, "AWS region (else AWS_REGION, AWS_DEFAULT_REGION)");
+  command->add_option("--profile", o->profile, "AWS profile (else AWS_PROFILE, default)");
+  command->add_option("--storage-option", o->storage_options,
+                      "delta-rs storage option KEY=VALUE (repeatable)");
+}
+
+StatusOr<OpenTable> OpenTableUri(const std::string& table, const TableOptions& options) {
+  if (IsS3Uri(table)) return OpenS3(table, options);
+  if (auto colon = table.find("://"); colon != std::string::npos && !table.starts_with("file://")) {
+    return InvalidArgumentError("table \"" + table + "\": scheme \"" + table.substr(0, colon) +
+                                "\" is not supported (local paths, file://, s3://, s3a://, s3n://)");
+  }
+  return OpenLocal(table, options);
 }
 
 }  // namespace deltacommit::cli

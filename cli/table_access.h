@@ -1,5 +1,6 @@
 // Opening a table named on the command line: builds the real adapters for
-// its URI (only the CLI and the service build adapters).
+// its URI (only the CLI and the service build adapters) and chooses the log
+// store (commit mode).
 //
 // Thread-safety: an OpenTable is safe to use from several threads (its
 // adapters are).
@@ -7,21 +8,42 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
+#include <CLI/CLI.hpp>
+
+#include "adapters/aws/credentials.h"
+#include "adapters/aws/http.h"
 #include "deltacommit/log_store.h"
 #include "deltacommit/object_store.h"
 #include "deltacommit/status.h"
 
 namespace deltacommit::cli {
 
+// Options every table command takes.
+struct TableOptions {
+  std::string log_store;     // "", "local", "s3-conditional"
+  std::string endpoint_url;  // S3 endpoint override
+  std::string region;
+  std::string profile;
+  std::vector<std::string> storage_options;  // delta-rs style KEY=VALUE
+};
+
+void AddTableOptions(CLI::App* command, TableOptions* options);
+
 struct OpenTable {
-  std::string uri;  // as given, normalised (no trailing '/')
+  std::string uri;  // normalised: absolute path, or s3://bucket/prefix
+  std::string mode;  // the log store chosen: "local", "s3-conditional"
+  // Declared before the store so they outlive it.
+  std::unique_ptr<aws::HttpClient> http;
+  std::unique_ptr<aws::CredentialsProvider> credentials;
   std::unique_ptr<ObjectStore> store;
   std::unique_ptr<LogStore> log;
 };
 
-// TABLE is a local path or a file:// URI. kInvalidArgument for schemes this
-// build does not support yet (naming them).
-StatusOr<OpenTable> OpenTableUri(const std::string& table);
+// TABLE is a local path, a file:// URI, or s3:// (s3a://, s3n://).
+// kInvalidArgument for unknown schemes, log stores that do not fit the
+// table, or malformed options, naming them.
+StatusOr<OpenTable> OpenTableUri(const std::string& table, const TableOptions& options);
 
 }  // namespace deltacommit::cli

@@ -238,7 +238,7 @@ TEST_F(CliTest, BadInputGetsAClearErrorAndWritesNothing) {
       {{"commit", table_, "--actions", "-", "--isolation-level", "Bogus"}, AddLine("x"), 2, "Bogus"},
       {{"snapshot", dir_ + "/missing"}, "", 5, "no Delta table"},
       {{"snapshot", table_, "--version", "9"}, "", 5, "version 9 does not exist"},
-      {{"snapshot", "s3://bucket/t"}, "", 2, "not supported by this build"},
+      {{"snapshot", "gs://bucket/t"}, "", 2, "scheme \"gs\" is not supported"},
       {{"create", table_, "--schema", "id:long"}, "", 1, "already"},
       {{"create", dir_ + "/t2", "--schema", "id:money"}, "", 2, "money"},
       {{"create", dir_ + "/t3", "--schema", "id:long", "--partition-by", "nope"}, "", 2, "nope"},

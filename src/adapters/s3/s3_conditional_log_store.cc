@@ -14,12 +14,10 @@ std::map<std::string, Status>& ProbeCache() {  // endpoint|bucket -> verdict
   return *cache;
 }
 
-std::string CacheKey(const S3StoreConfig& c) { return c.service.endpoint_url + "|" + c.bucket; }
-
-Status NotEnforced(const S3ObjectStore& store, const std::string& what) {
+Status NotEnforced(const std::string& endpoint, const std::string& bucket,
+                   const std::string& what) {
   return FailedPreconditionError(
-      "s3-conditional: the store at " + store.config().service.endpoint_url + " (bucket " +
-      store.config().bucket + ") does not enforce PUT with If-None-Match: * (" + what +
+      "s3-conditional: the store at " + endpoint + " (bucket " + bucket + ") does not enforce PUT with If-None-Match: * (" + what +
       "), so two writers could both create the same version and one would silently lose its "
       "data. Use --log-store s3-dynamodb or the commit service (--log-store service) for this "
       "store instead.");
@@ -27,35 +25,43 @@ Status NotEnforced(const S3ObjectStore& store, const std::string& what) {
 
 // Writes one probe object twice with If-None-Match: *; the second must be
 // refused. Cleans up after itself.
-Status RunProbe(S3ObjectStore& store) {
+Status RunProbe(ObjectStore& store, const std::string& endpoint, const std::string& bucket) {
   const std::string key = "_delta_log/.tmp/conditional-put-probe." + NewUuid();
   Status first = store.PutIfAbsent(key, "probe 1");
-  if (first.code() == StatusCode::kUnimplemented) return NotEnforced(store, first.message());
+  if (first.code() == StatusCode::kUnimplemented) {
+    return NotEnforced(endpoint, bucket, first.message());
+  }
   DC_RETURN_IF_ERROR(first.WithContext("s3-conditional probe"));
   Status second = store.PutIfAbsent(key, "probe 2");
   auto content = store.Get(key);
   store.Delete(key).IgnoreError();  // a leftover probe is harmless
-  if (second.ok()) return NotEnforced(store, "a second conditional PUT of one key succeeded");
+  if (second.ok()) {
+    return NotEnforced(endpoint, bucket, "a second conditional PUT of one key succeeded");
+  }
   if (!second.IsAlreadyExists()) return second.WithContext("s3-conditional probe");
   if (content.ok() && *content != "probe 1") {
-    return NotEnforced(store, "the refused PUT still overwrote the object");
+    return NotEnforced(endpoint, bucket, "the refused PUT still overwrote the object");
   }
   return OkStatus();
 }
 
 }  // namespace
 
-S3ConditionalLogStore::S3ConditionalLogStore(S3ObjectStore& store, StepHooks* hooks)
-    : store_(store), inner_(store, "s3-conditional", hooks) {}
+S3ConditionalLogStore::S3ConditionalLogStore(ObjectStore& store, std::string endpoint,
+                                             std::string bucket, StepHooks* hooks)
+    : store_(store),
+      endpoint_(std::move(endpoint)),
+      bucket_(std::move(bucket)),
+      inner_(store, "s3-conditional", hooks) {}
 
 Status S3ConditionalLogStore::VerifyConditionalPut() {
-  const std::string key = CacheKey(store_.config());
+  const std::string key = endpoint_ + "|" + bucket_;
   {
     std::lock_guard<std::mutex> lock(probe_mu);
     auto it = ProbeCache().find(key);
     if (it != ProbeCache().end()) return it->second;
   }
-  Status verdict = RunProbe(store_);
+  Status verdict = RunProbe(store_, endpoint_, bucket_);
   // Transient failures are not cached: the next write probes again.
   if (verdict.ok() || verdict.code() == StatusCode::kFailedPrecondition) {
     std::lock_guard<std::mutex> lock(probe_mu);

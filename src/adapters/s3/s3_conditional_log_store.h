@@ -12,7 +12,6 @@
 
 #include <string>
 
-#include "adapters/s3/s3_object_store.h"
 #include "deltacommit/log_store.h"
 #include "deltacommit/step_hooks.h"
 #include "logstore/object_store_log_store.h"
@@ -21,8 +20,10 @@ namespace deltacommit {
 
 class S3ConditionalLogStore : public LogStore {
  public:
-  // `store` and `hooks` (may be null) must outlive this object.
-  explicit S3ConditionalLogStore(S3ObjectStore& store, StepHooks* hooks = nullptr);
+  // `store` and `hooks` (may be null) must outlive this object. `endpoint`
+  // and `bucket` name the store in messages and key the probe cache.
+  S3ConditionalLogStore(ObjectStore& store, std::string endpoint, std::string bucket,
+                        StepHooks* hooks = nullptr);
 
   std::string Describe() const override { return inner_.Describe(); }
   // kFailedPrecondition when the store does not enforce conditional PUTs
@@ -35,7 +36,9 @@ class S3ConditionalLogStore : public LogStore {
   Status VerifyConditionalPut();
 
  private:
-  S3ObjectStore& store_;
+  ObjectStore& store_;
+  const std::string endpoint_;
+  const std::string bucket_;
   ObjectStoreLogStore inner_;
 };
 

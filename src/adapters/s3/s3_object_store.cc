@@ -81,8 +81,9 @@ StatusOr<aws::HttpResponse> S3ObjectStore::Send(const Call& call, Signer* signer
   auto response =
       aws::SendWithRetry(http_, build, call.idempotent, config_.retry, sleeper_, rng, retryable);
   if (!response.ok()) {
-    return response.status().WithContext("S3 " + std::string(call.action) + " s3://" +
-                                         config_.bucket + "/" + call.object_key);
+    return response.status().WithContext(
+        "S3 " + std::string(call.action) + " s3://" + config_.bucket + "/" +
+        (call.resource.empty() ? call.object_key : call.resource));
   }
   return response;
 }
@@ -91,7 +92,8 @@ Status S3ObjectStore::ErrorFor(const Call& call, const aws::HttpResponse& respon
                                const Signer& signer) const {
   aws::AwsErrorContext context{"S3",
                                call.action,
-                               "s3://" + config_.bucket + "/" + call.object_key,
+                               "s3://" + config_.bucket + "/" +
+                                   (call.resource.empty() ? call.object_key : call.resource),
                                config_.service.endpoint_url,
                                signer.source,
                                signer.key_id};
@@ -110,7 +112,7 @@ StatusOr<aws::HttpResponse> S3ObjectStore::Exchange(const Call& call,
 
 StatusOr<std::string> S3ObjectStore::Get(std::string_view key, std::optional<ByteRange> range) {
   DC_RETURN_IF_ERROR(ValidateObjectKey(key));
-  Call call{"GetObject", "GET", FullKey(key), "", {}, "", true};
+  Call call{"GetObject", "GET", FullKey(key), "", {}, "", true, {}};
   if (range) {
     if (range->offset < 0 || range->length < 0) {
       return InvalidArgumentError("GetObject " + Describe() + "/" + std::string(key) +
@@ -131,7 +133,7 @@ StatusOr<std::string> S3ObjectStore::Get(std::string_view key, std::optional<Byt
 
 StatusOr<ObjectMeta> S3ObjectStore::Head(std::string_view key) {
   DC_RETURN_IF_ERROR(ValidateObjectKey(key));
-  Call call{"HeadObject", "HEAD", FullKey(key), "", {}, "", true};
+  Call call{"HeadObject", "HEAD", FullKey(key), "", {}, "", true, {}};
   DC_ASSIGN_OR_RETURN(aws::HttpResponse r, Exchange(call, {200}));
   ObjectMeta meta;
   meta.key = std::string(key);
@@ -148,7 +150,7 @@ StatusOr<std::vector<ObjectMeta>> S3ObjectStore::ListPage(const std::string& ful
   if (!continuation->empty()) query += "continuation-token=" + aws::UriEncode(*continuation, true) + "&";
   query += "list-type=2&prefix=" + aws::UriEncode(full_prefix, true);
   if (!start_after.empty()) query += "&start-after=" + aws::UriEncode(start_after, true);
-  Call call{"ListObjectsV2", "GET", "", query, {}, "", true};
+  Call call{"ListObjectsV2", "GET", "", query, {}, "", true, full_prefix};
   DC_ASSIGN_OR_RETURN(aws::HttpResponse r, Exchange(call, {200}));
   DC_ASSIGN_OR_RETURN(s3::ListPage page, s3::ParseListObjectsV2(r.body));
   *continuation = page.next_continuation_token;
@@ -179,7 +181,7 @@ StatusOr<std::vector<ObjectMeta>> S3ObjectStore::List(std::string_view prefix,
 
 Status S3ObjectStore::PutIfAbsent(std::string_view key, std::string_view data) {
   DC_RETURN_IF_ERROR(ValidateObjectKey(key));
-  Call call{"PutObject", "PUT", FullKey(key), "", {{"If-None-Match", "*"}}, std::string(data), false};
+  Call call{"PutObject", "PUT", FullKey(key), "", {{"If-None-Match", "*"}}, std::string(data), false, {}};
   auto r = Exchange(call, {200});
   if (!r.ok() && r.status().IsAlreadyExists()) {
     return AlreadyExistsError("s3://" + config_.bucket + "/" + call.object_key + " already exists");
@@ -190,7 +192,7 @@ Status S3ObjectStore::PutIfAbsent(std::string_view key, std::string_view data) {
 Status S3ObjectStore::Put(std::string_view key, std::string_view data) {
   DC_RETURN_IF_ERROR(ValidateObjectKey(key));
   // Writing the same bytes again is harmless, so a plain PUT is idempotent.
-  Call call{"PutObject", "PUT", FullKey(key), "", {}, std::string(data), true};
+  Call call{"PutObject", "PUT", FullKey(key), "", {}, std::string(data), true, {}};
   return Exchange(call, {200}).status();
 }
 
@@ -204,7 +206,7 @@ Status S3ObjectStore::Copy(std::string_view src, std::string_view dst, bool if_a
     return PutIfAbsent(dst, data);
   }
   const std::string source = "/" + config_.bucket + "/" + aws::UriEncode(FullKey(src), false);
-  Call call{"CopyObject", "PUT", FullKey(dst), "", {{"x-amz-copy-source", source}}, "", true};
+  Call call{"CopyObject", "PUT", FullKey(dst), "", {{"x-amz-copy-source", source}}, "", true, {}};
   Signer signer;
   DC_ASSIGN_OR_RETURN(aws::HttpResponse r, Send(call, &signer));
   // CopyObject may answer 200 with an error document.
@@ -217,7 +219,7 @@ Status S3ObjectStore::Copy(std::string_view src, std::string_view dst, bool if_a
 
 Status S3ObjectStore::Delete(std::string_view key) {
   DC_RETURN_IF_ERROR(ValidateObjectKey(key));
-  Call call{"DeleteObject", "DELETE", FullKey(key), "", {}, "", true};
+  Call call{"DeleteObject", "DELETE", FullKey(key), "", {}, "", true, {}};
   auto r = Exchange(call, {200, 204});
   if (r.status().IsNotFound()) return OkStatus();
   return r.status();

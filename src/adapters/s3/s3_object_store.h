@@ -64,6 +64,7 @@ class S3ObjectStore : public ObjectStore {
     aws::HttpHeaders headers;
     std::string body;
     bool idempotent = true;
+    std::string resource;  // for messages when not object_key (List: the prefix)
   };
 
   std::string FullKey(std::string_view key) const;
