@@ -132,6 +132,17 @@ Status ApplyCheckpoint(const LogSegment& segment, const SnapshotRequest& request
   return replay.Apply(*segment.checkpoint_version, std::move(actions));
 }
 
+Status ApplyCommitInfoOf(LogStore& log, Version version, LogReplay& replay) {
+  auto actions = ReadCommit(log, version);
+  if (actions.status().IsNotFound()) return OkStatus();
+  if (!actions.ok()) return actions.status();
+  std::vector<Action> info;
+  for (Action& a : *actions) {
+    if (std::holds_alternative<CommitInfo>(a)) info.push_back(std::move(a));
+  }
+  return replay.Apply(version, std::move(info));
+}
+
 }  // namespace
 
 StatusOr<std::shared_ptr<const Snapshot>> LoadSnapshot(LogStore& log,
@@ -145,6 +156,11 @@ StatusOr<std::shared_ptr<const Snapshot>> LoadSnapshot(LogStore& log,
                       BuildLogSegment(listing, seg_request, log.Describe()));
   LogReplay replay;
   if (segment.checkpoint_version) DC_RETURN_IF_ERROR(ApplyCheckpoint(segment, request, replay));
+  if (segment.checkpoint_version && segment.commits.empty()) {
+    // Checkpoints hold no commitInfo: the in-commit timestamp of the version
+    // itself comes from its commit file, when it is still there.
+    DC_RETURN_IF_ERROR(ApplyCommitInfoOf(log, *segment.checkpoint_version, replay));
+  }
   ActionParser parser;
   for (const ObjectMeta& commit : segment.commits) {
     DC_ASSIGN_OR_RETURN(std::string content, log.Read(commit.key));

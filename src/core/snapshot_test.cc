@@ -559,3 +559,37 @@ TEST_F(SnapshotTest, CheckLogReportsHistoryMissingBeforeFirstCommit) {
 
 }  // namespace
 }  // namespace deltacommit
+
+namespace deltacommit {
+namespace {
+
+// A checkpoint reader that serves fixed action lines (the Parquet adapter is
+// tested against real checkpoints in src/adapters/parquet).
+class FixedCheckpoint : public ParquetHandler {
+ public:
+  explicit FixedCheckpoint(std::vector<std::string> lines) : lines_(std::move(lines)) {}
+  StatusOr<std::vector<std::string>> ReadCheckpointActions(
+      ObjectStore&, const std::vector<std::string>&) override {
+    return lines_;
+  }
+
+ private:
+  std::vector<std::string> lines_;
+};
+
+TEST_F(SnapshotTest, CheckpointAtLatestVersionKeepsThatCommitsInCommitTimestamp) {
+  Commit(1, {CommitInfoLine(300), AddLine("a")});
+  ASSERT_TRUE(store_.Put(ClassicCheckpointPath(1), "PAR1").ok());
+  FixedCheckpoint checkpoint({ProtocolLine(), MetadataLine(), AddLine("a")});
+  SnapshotRequest request;
+  request.parquet = &checkpoint;
+  request.checkpoint_store = &store_;
+  auto s = LoadSnapshot(log_, request);
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_EQ((*s)->version(), 1);
+  EXPECT_EQ((*s)->in_commit_timestamp(), 300);
+  EXPECT_THAT(Keys(**s), ElementsAre(Key("a")));
+}
+
+}  // namespace
+}  // namespace deltacommit
