@@ -255,7 +255,9 @@ void ApplyCommit(const fs::path& file, ExpectedState& state) {
     json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
     ASSERT_TRUE(j.is_object() && j.size() == 1)
         << file << " line " << n << ": " << line;
-    const auto& [type, value] = *j.items().begin();
+    // (Not a structured binding over j.items(): that proxy is a temporary.)
+    const std::string type = j.begin().key();
+    const json& value = j.begin().value();
     if (type == "protocol") state.protocol = value;
     if (type == "metaData") state.metadata = value;
     if (type == "txn") state.txns[Str(value, "appId")] = value;
