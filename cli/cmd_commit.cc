@@ -138,7 +138,7 @@ int RunCommit(const CommitArgs& args) {
   if (!table.ok()) return ReportError(table.status());
   SnapshotRequest request;
   if (args.read_version >= 0) request.version = args.read_version;
-  auto snapshot = LoadSnapshot(*table->log, request);
+  auto snapshot = LoadSnapshot(*table->log, table->Request(request.version));
   if (!snapshot.ok()) return ReportError(snapshot.status());
   Transaction txn(*table->log, *snapshot, *options, SystemClock(), RealSleeper());
   Status st = Prepare(args, txn, std::move(actions).value());

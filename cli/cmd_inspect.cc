@@ -28,7 +28,7 @@ int RunSnapshot(const InspectArgs& args) {
   if (!table.ok()) return ReportError(table.status());
   SnapshotRequest request;
   if (args.version >= 0) request.version = args.version;
-  auto snapshot = LoadSnapshot(*table->log, request);
+  auto snapshot = LoadSnapshot(*table->log, table->Request(request.version));
   if (!snapshot.ok()) return ReportError(snapshot.status());
   const Snapshot& s = **snapshot;
   if (args.json) {
@@ -75,7 +75,7 @@ nlohmann::ordered_json HistoryEntry(Version v, const std::vector<Action>& action
 int RunHistory(const InspectArgs& args) {
   auto table = OpenTableUri(args.table, args.table_options);
   if (!table.ok()) return ReportError(table.status());
-  auto snapshot = LoadSnapshot(*table->log, {});
+  auto snapshot = LoadSnapshot(*table->log, table->Request());
   if (!snapshot.ok()) return ReportError(snapshot.status());
   nlohmann::ordered_json all = nlohmann::ordered_json::array();
   int64_t shown = 0;

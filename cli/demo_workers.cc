@@ -52,7 +52,7 @@ int RunWriter(const WriterArgs& a) {
   if (!table.ok()) return ReportError(table.status());
   std::ofstream out(a.out, std::ios::app);
   for (int b = 0; b < a.commits; ++b) {
-    auto snapshot = LoadSnapshot(*table->log, {});
+    auto snapshot = LoadSnapshot(*table->log, table->Request());
     if (!snapshot.ok()) return ReportError(snapshot.status());
     Transaction txn(*table->log, *snapshot, TransactionOptions{}, SystemClock(), RealSleeper());
     const std::string path = "part-" + Padded(a.writer, 5) + "-" + Padded(b, 5) + "-" +
@@ -78,7 +78,7 @@ int RunCompactor(const WriterArgs& a) {
   std::shared_ptr<const Snapshot> snapshot;
   const AddFile* target = nullptr;
   for (int i = 0; i < 6000 && target == nullptr; ++i) {
-    auto s = LoadSnapshot(*table->log, {});
+    auto s = LoadSnapshot(*table->log, table->Request());
     if (!s.ok()) return ReportError(s.status());
     snapshot = *s;
     for (const auto& [key, add] : snapshot->active_files()) {

@@ -3,8 +3,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <mutex>
 
 #include "adapters/aws/aws_config.h"
+#include "adapters/parquet/duckdb_parquet_handler.h"
 #include "adapters/posix/posix_object_store.h"
 #include "adapters/s3/s3_conditional_log_store.h"
 #include "adapters/s3/s3_object_store.h"
@@ -12,6 +14,26 @@
 
 namespace deltacommit::cli {
 namespace {
+
+// Opens DuckDB only when a snapshot really needs a checkpoint, so commands
+// on tables without one do not pay for it.
+class LazyParquetHandler : public ParquetHandler {
+ public:
+  StatusOr<std::vector<std::string>> ReadCheckpointActions(
+      ObjectStore& store, const std::vector<std::string>& keys) override {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (handler_ == nullptr) {
+        DC_ASSIGN_OR_RETURN(handler_, DuckDbParquetHandler::Create());
+      }
+    }
+    return handler_->ReadCheckpointActions(store, keys);
+  }
+
+ private:
+  std::mutex mu_;
+  std::unique_ptr<DuckDbParquetHandler> handler_;  // set once, under mu_
+};
 
 bool IsS3Uri(const std::string& t) {
   return t.starts_with("s3://") || t.starts_with("s3a://") || t.starts_with("s3n://");
@@ -94,7 +116,17 @@ StatusOr<OpenTable> OpenLocal(const std::string& table, const TableOptions& o) {
   return open;
 }
 
+StatusOr<OpenTable> OpenTableUnchecked(const std::string& table, const TableOptions& options);
+
 }  // namespace
+
+SnapshotRequest OpenTable::Request(std::optional<Version> version) const {
+  SnapshotRequest request;
+  request.version = version;
+  request.parquet = parquet.get();
+  request.checkpoint_store = store.get();
+  return request;
+}
 
 void AddTableOptions(CLI::App* command, TableOptions* o) {
   command->add_option("--log-store", o->log_store,
@@ -108,6 +140,15 @@ void AddTableOptions(CLI::App* command, TableOptions* o) {
 }
 
 StatusOr<OpenTable> OpenTableUri(const std::string& table, const TableOptions& options) {
+  StatusOr<OpenTable> open = OpenTableUnchecked(table, options);
+  if (open.ok()) open->parquet = std::make_unique<LazyParquetHandler>();
+  return open;
+}
+
+namespace {
+
+// The table's store and log store, by URI scheme.
+StatusOr<OpenTable> OpenTableUnchecked(const std::string& table, const TableOptions& options) {
   if (IsS3Uri(table)) return OpenS3(table, options);
   if (auto colon = table.find("://"); colon != std::string::npos && !table.starts_with("file://")) {
     return InvalidArgumentError("table \"" + table + "\": scheme \"" + table.substr(0, colon) +
@@ -116,4 +157,5 @@ StatusOr<OpenTable> OpenTableUri(const std::string& table, const TableOptions& o
   return OpenLocal(table, options);
 }
 
+}  // namespace
 }  // namespace deltacommit::cli

@@ -16,6 +16,8 @@
 #include "adapters/aws/http.h"
 #include "deltacommit/log_store.h"
 #include "deltacommit/object_store.h"
+#include "deltacommit/parquet_handler.h"
+#include "deltacommit/snapshot.h"
 #include "deltacommit/status.h"
 
 namespace deltacommit::cli {
@@ -39,6 +41,10 @@ struct OpenTable {
   std::unique_ptr<aws::CredentialsProvider> credentials;
   std::unique_ptr<ObjectStore> store;
   std::unique_ptr<LogStore> log;
+  std::unique_ptr<ParquetHandler> parquet;  // checkpoints; DuckDB opened on first use
+
+  // A snapshot request that reads checkpoints through `parquet`.
+  SnapshotRequest Request(std::optional<Version> version = std::nullopt) const;
 };
 
 // TABLE is a local path, a file:// URI, or s3:// (s3a://, s3n://).

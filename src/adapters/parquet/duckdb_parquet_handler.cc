@@ -1,0 +1,312 @@
+#include "adapters/parquet/duckdb_parquet_handler.h"
+
+#include <duckdb.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "adapters/parquet/checkpoint_rows.h"
+#include "deltacommit/action_json.h"
+
+namespace deltacommit {
+namespace {
+
+constexpr std::string_view kParquetMagic = "PAR1";
+constexpr std::string_view kSidecarDir = "_delta_log/_sidecars/";
+
+std::string Where(const ObjectStore& store, std::string_view key) {
+  return store.Describe() + " " + std::string(key);
+}
+
+// Owns a duckdb_connection.
+class Connection {
+ public:
+  Connection() = default;
+  ~Connection() {
+    if (connection_ != nullptr) duckdb_disconnect(&connection_);
+  }
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+  duckdb_connection* out() { return &connection_; }
+  duckdb_connection get() const { return connection_; }
+
+ private:
+  duckdb_connection connection_ = nullptr;
+};
+
+// Owns a duckdb_result (destroyed whether the query succeeded or not).
+class Result {
+ public:
+  Result() = default;
+  ~Result() { duckdb_destroy_result(&result_); }
+  Result(const Result&) = delete;
+  Result& operator=(const Result&) = delete;
+  duckdb_result* out() { return &result_; }
+  duckdb_result& get() { return result_; }
+
+ private:
+  duckdb_result result_{};
+};
+
+// A file under $TMPDIR (else /tmp) holding given bytes, removed on
+// destruction.
+class TempFile {
+ public:
+  TempFile() = default;
+  ~TempFile() {
+    if (!path_.empty()) ::unlink(path_.c_str());
+  }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+
+  // kInternal naming the path and errno on failure.
+  Status Write(std::string_view bytes) {
+    const char* dir = std::getenv("TMPDIR");
+    std::string pattern = (dir != nullptr && *dir != '\0') ? dir : "/tmp";
+    pattern += "/deltacommit-checkpoint-XXXXXX";
+    const int fd = ::mkstemp(pattern.data());
+    if (fd < 0) return Failure("mkstemp", pattern, errno);
+    path_ = pattern;
+    Status status = WriteAll(fd, bytes);
+    if (::close(fd) != 0 && status.ok())
+      status = Failure("close", path_, errno);
+    return status;
+  }
+
+  const std::string& path() const { return path_; }
+
+ private:
+  static Status Failure(std::string_view call, const std::string& path,
+                        int error) {
+    return InternalError(std::string(call) + " " + path + ": " +
+                         std::strerror(error));
+  }
+
+  Status WriteAll(int fd, std::string_view bytes) const {
+    while (!bytes.empty()) {
+      const ssize_t n = ::write(fd, bytes.data(), bytes.size());
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return Failure("write", path_, errno);
+      }
+      bytes.remove_prefix(static_cast<size_t>(n));
+    }
+    return OkStatus();
+  }
+
+  std::string path_;
+};
+
+// A SQL string literal.
+std::string SqlString(std::string_view text) {
+  std::string out = "'";
+  for (const char c : text) {
+    if (c == '\'') out += '\'';
+    out += c;
+  }
+  out += '\'';
+  return out;
+}
+
+// A Parquet file starts and ends with "PAR1" (with a footer length between).
+bool LooksLikeParquet(std::string_view bytes) {
+  return bytes.size() >= 2 * kParquetMagic.size() + 4 &&
+         bytes.starts_with(kParquetMagic) && bytes.ends_with(kParquetMagic);
+}
+
+void AppendJsonLines(std::string_view content, std::vector<std::string>& out) {
+  while (!content.empty()) {
+    const size_t end = content.find('\n');
+    std::string_view line = content.substr(0, end);
+    if (line.ends_with('\r')) line.remove_suffix(1);
+    if (line.find_first_not_of(" \t") != std::string_view::npos) {
+      out.emplace_back(line);
+    }
+    if (end == std::string_view::npos) break;
+    content.remove_prefix(end + 1);
+  }
+}
+
+// The sidecar files named by the `sidecar` actions among `lines`. Lines
+// that do not parse are left to the caller's decoder to report.
+StatusOr<std::vector<std::string>> SidecarKeys(
+    const std::vector<std::string>& lines) {
+  std::vector<std::string> keys;
+  ActionParser parser;
+  for (const std::string& line : lines) {
+    if (line.find("\"sidecar\"") == std::string::npos) continue;
+    auto action = parser.ParseLine(line);
+    if (!action.ok()) continue;
+    const auto* sidecar = std::get_if<Sidecar>(&action.value());
+    if (sidecar == nullptr) continue;
+    DC_ASSIGN_OR_RETURN(std::string key,
+                        parquet_internal::SidecarKey(sidecar->path));
+    keys.push_back(std::move(key));
+  }
+  return keys;
+}
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+StatusOr<std::string> PercentDecode(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '%') {
+      out += text[i];
+      continue;
+    }
+    const int high = i + 2 < text.size() ? HexValue(text[i + 1]) : -1;
+    const int low = i + 2 < text.size() ? HexValue(text[i + 2]) : -1;
+    if (high < 0 || low < 0) {
+      return InvalidArgumentError("sidecar path \"" + std::string(text) +
+                                  "\": bad %-escape at byte " +
+                                  std::to_string(i));
+    }
+    out += static_cast<char>(high * 16 + low);
+    i += 2;
+  }
+  return out;
+}
+
+}  // namespace
+
+namespace parquet_internal {
+
+StatusOr<std::string> SidecarKey(std::string_view path) {
+  std::string_view name = path;
+  const bool absolute =
+      path.starts_with('/') || path.find(':') != std::string_view::npos;
+  if (absolute) {
+    const size_t at = path.rfind("/" + std::string(kSidecarDir));
+    if (at == std::string_view::npos) {
+      return InvalidArgumentError("sidecar path \"" + std::string(path) +
+                                  "\" is outside the table's " +
+                                  std::string(kSidecarDir));
+    }
+    name = path.substr(at + 1 + kSidecarDir.size());
+  }
+  DC_ASSIGN_OR_RETURN(std::string decoded, PercentDecode(name));
+  if (decoded.empty() || decoded.find('/') != std::string::npos) {
+    return InvalidArgumentError("sidecar path \"" + std::string(path) +
+                                "\" does not name a file directly in " +
+                                std::string(kSidecarDir));
+  }
+  std::string key = std::string(kSidecarDir) + decoded;
+  DC_RETURN_IF_ERROR(ValidateObjectKey(key));
+  return key;
+}
+
+}  // namespace parquet_internal
+
+struct DuckDbParquetHandler::Database {
+  ~Database() {
+    if (db != nullptr) duckdb_close(&db);
+  }
+  duckdb_database db = nullptr;
+};
+
+StatusOr<std::unique_ptr<DuckDbParquetHandler>> DuckDbParquetHandler::Create() {
+  duckdb_config config = nullptr;
+  if (duckdb_create_config(&config) != DuckDBSuccess) {
+    return InternalError("duckdb: cannot create a configuration");
+  }
+  // Nothing may be downloaded at run time: Parquet is built in, and an
+  // extension DuckDB would fetch for some file must fail the read instead.
+  bool set = duckdb_set_config(config, "autoinstall_known_extensions",
+                               "false") == DuckDBSuccess &&
+             duckdb_set_config(config, "autoload_known_extensions", "false") ==
+                 DuckDBSuccess;
+  auto db = std::make_unique<Database>();
+  char* error = nullptr;
+  const bool opened =
+      set && duckdb_open_ext(nullptr, &db->db, config, &error) == DuckDBSuccess;
+  duckdb_destroy_config(&config);
+  if (!opened) {
+    std::string message = "duckdb: cannot open an in-memory database";
+    if (!set) message += ": extension settings refused";
+    if (error != nullptr) message += std::string(": ") + error;
+    duckdb_free(error);
+    return InternalError(std::move(message));
+  }
+  return std::unique_ptr<DuckDbParquetHandler>(
+      new DuckDbParquetHandler(std::move(db)));
+}
+
+DuckDbParquetHandler::DuckDbParquetHandler(std::unique_ptr<Database> db)
+    : db_(std::move(db)) {}
+
+DuckDbParquetHandler::~DuckDbParquetHandler() = default;
+
+StatusOr<std::vector<std::string>> DuckDbParquetHandler::ReadCheckpointActions(
+    ObjectStore& store, const std::vector<std::string>& keys) {
+  std::vector<std::string> lines;
+  for (const std::string& key : keys) {
+    DC_RETURN_IF_ERROR(ReadFile(store, key, lines));
+  }
+  // Sidecars hold only add and remove actions (PROTOCOL.md "Sidecar Files"),
+  // so they name no further sidecars.
+  DC_ASSIGN_OR_RETURN(std::vector<std::string> sidecars, SidecarKeys(lines));
+  for (const std::string& key : sidecars) {
+    DC_RETURN_IF_ERROR(ReadFile(store, key, lines));
+  }
+  return lines;
+}
+
+Status DuckDbParquetHandler::ReadFile(ObjectStore& store,
+                                      const std::string& key,
+                                      std::vector<std::string>& out) {
+  if (std::string_view(key).ends_with(".json")) {
+    DC_ASSIGN_OR_RETURN(std::string content, store.Get(key));
+    AppendJsonLines(content, out);
+    return OkStatus();
+  }
+  return ReadParquet(store, key, out);
+}
+
+Status DuckDbParquetHandler::ReadParquet(ObjectStore& store,
+                                         const std::string& key,
+                                         std::vector<std::string>& out) {
+  DC_ASSIGN_OR_RETURN(std::string bytes, store.Get(key));
+  if (!LooksLikeParquet(bytes)) {
+    return DataLossError(Where(store, key) +
+                         ": not a Parquet file (no PAR1 magic at its start "
+                         "and end; " +
+                         std::to_string(bytes.size()) + " bytes)");
+  }
+  TempFile file;
+  DC_RETURN_IF_ERROR(file.Write(bytes).WithContext(Where(store, key)));
+  bytes = std::string();  // the temp file holds it now
+
+  Connection connection;
+  if (duckdb_connect(db_->db, connection.out()) != DuckDBSuccess) {
+    return InternalError("duckdb: cannot connect to the in-memory database");
+  }
+  const std::string sql =
+      "SELECT * FROM read_parquet(" + SqlString(file.path()) + ")";
+  Result result;
+  if (duckdb_query(connection.get(), sql.c_str(), result.out()) !=
+      DuckDBSuccess) {
+    const char* error = duckdb_result_error(result.out());
+    return DataLossError(Where(store, key) + ": DuckDB cannot read it: " +
+                         (error != nullptr ? error : "unknown error"));
+  }
+  return parquet_internal::AppendActionLines(result.get(), out)
+      .WithContext(Where(store, key));
+}
+
+}  // namespace deltacommit

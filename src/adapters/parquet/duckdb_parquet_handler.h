@@ -1,0 +1,76 @@
+// DuckDbParquetHandler: the ParquetHandler port on DuckDB's C API (an
+// in-memory database with Parquet built in). It reads Delta checkpoints and
+// returns their actions as JSON lines, the text form of a commit file (see
+// checkpoint_rows.h for how Parquet values become JSON).
+//
+// Files are read through the ObjectStore, which may be remote: each file's
+// bytes are fetched with Get, written to a temp file under $TMPDIR (mkstemp,
+// removed right after) and queried with read_parquet(). DuckDB is opened with
+// extension autoloading and autoinstalling off, so nothing is downloaded.
+//
+// What is read for `keys` (all parts of one checkpoint, in order):
+//   - a key ending in ".json" (a UUID-named v2 checkpoint in JSON) is split
+//     into its non-blank lines, no DuckDB involved; any other key is Parquet;
+//   - for every `sidecar` action in those files (v2 spec), the sidecar file
+//     _delta_log/_sidecars/<path> is read too and its actions follow.
+// The `sidecar` and `checkpointMetadata` actions themselves are returned as
+// well: the port promises every action of the files, and PROTOCOL.md ("Action
+// Reconciliation") says v2 checkpoint actions do not take part in log replay,
+// which LogReplay honours by ignoring them.
+//
+// Thread-safety: safe for concurrent use; each call opens its own
+// connection to the shared in-memory database.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "deltacommit/object_store.h"
+#include "deltacommit/parquet_handler.h"
+#include "deltacommit/status.h"
+
+namespace deltacommit {
+
+class DuckDbParquetHandler : public ParquetHandler {
+ public:
+  // Opens the in-memory database. kInternal if DuckDB refuses to open or
+  // to apply the settings above.
+  static StatusOr<std::unique_ptr<DuckDbParquetHandler>> Create();
+
+  ~DuckDbParquetHandler() override;
+  DuckDbParquetHandler(const DuckDbParquetHandler&) = delete;
+  DuckDbParquetHandler& operator=(const DuckDbParquetHandler&) = delete;
+
+  // Codes: kNotFound if a key (or a sidecar it names) is absent; kDataLoss
+  // naming the key if a file is not Parquet or DuckDB cannot read it;
+  // kInvalidArgument for a sidecar path that is malformed or outside
+  // _delta_log/_sidecars; kUnimplemented for a field with no JSON form;
+  // kInternal for a local temp file failure; the store's codes pass through.
+  StatusOr<std::vector<std::string>> ReadCheckpointActions(
+      ObjectStore& store, const std::vector<std::string>& keys) override;
+
+ private:
+  struct Database;
+  explicit DuckDbParquetHandler(std::unique_ptr<Database> db);
+
+  // Appends the actions of one file (JSON lines or Parquet) to `out`.
+  Status ReadFile(ObjectStore& store, const std::string& key,
+                  std::vector<std::string>& out);
+  Status ReadParquet(ObjectStore& store, const std::string& key,
+                     std::vector<std::string>& out);
+
+  std::unique_ptr<Database> db_;
+};
+
+namespace parquet_internal {
+
+// The store key of the sidecar named by a `sidecar` action's `path`: a file
+// name (URI-encoded) under _delta_log/_sidecars/, or an absolute URI whose
+// path runs through "/_delta_log/_sidecars/" (the part after it is used).
+// kInvalidArgument for bad %-escapes or a path outside that directory.
+StatusOr<std::string> SidecarKey(std::string_view path);
+
+}  // namespace parquet_internal
+}  // namespace deltacommit
