@@ -63,7 +63,16 @@ StatusOr<std::string> S3Mode(const TableOptions& o) {
     mode = storage["aws_s3_locking_provider"] == "dynamodb" ? "s3-dynamodb" : "";
   }
   if (mode.empty() && locking != nullptr && std::string(locking) == "dynamodb") mode = "s3-dynamodb";
-  if (mode.empty()) mode = "s3-conditional";  // also what aws_conditional_put=etag asks for
+  // delta-rs's name for conditional PUTs: aws_conditional_put=etag.
+  std::string conditional = storage.count("aws_conditional_put") ? storage["aws_conditional_put"] : "";
+  if (const char* env = std::getenv("AWS_CONDITIONAL_PUT"); conditional.empty() && env != nullptr) {
+    conditional = env;
+  }
+  if (!conditional.empty() && conditional != "etag") {
+    return InvalidArgumentError("aws_conditional_put=\"" + conditional +
+                                "\": only \"etag\" (PUT If-None-Match) is supported");
+  }
+  if (mode.empty()) mode = "s3-conditional";  // the default, and what etag asks for
   if (mode == "s3-conditional") return mode;
   if (mode == "s3-dynamodb" || mode == "service" || mode == "coordinated") {
     return UnimplementedError("--log-store " + mode + " is not available in this build yet; use "
