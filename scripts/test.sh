@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Sets up, builds and runs the whole test suite (the README's test command;
-# .ci/run calls exactly this).
-#   scripts/test.sh            # the ci preset (optimised, -Werror)
-#   PRESET=asan scripts/test.sh
-# It starts the test servers (scripts/test-servers) and stops them at the end.
+# Sets up, builds and runs the whole test suite: the README's test command,
+# and exactly what .ci/run calls.
+#
+#   scripts/test.sh                 # presets ci (-Werror), asan (ASan+UBSan), tsan
+#   PRESETS=ci scripts/test.sh      # one quick pass
+#
+# It starts the real test servers (scripts/test-servers: Ceph RGW for S3,
+# dynalite for DynamoDB) on 127.0.0.1 and stops them however the run ends.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PRESET=${PRESET:-ci}
+PRESETS=${PRESETS:-ci asan tsan}
 scripts/setup.sh
 
 # The golden tables live in shared/ beside the checkout (CI lays them there).
@@ -17,12 +20,24 @@ if [ -n "${CI:-}" ] && [ -z "${DELTACOMMIT_GOLDEN_DIR:-}" ]; then
   echo "test: CI needs the golden tables at ../shared/delta-golden/tables" >&2
   exit 1
 fi
-scripts/build.sh "$PRESET"
-export DELTACOMMIT_CLI="$PWD/build/$PRESET/cli/deltacommit"
 
-# The real servers the integration and contract suites need (Ceph RGW for
-# S3), on 127.0.0.1; stopped again however the tests end.
 servers_env=$(scripts/test-servers up)
 eval "$servers_env"
 trap 'scripts/test-servers down >/dev/null 2>&1 || true' EXIT
-ctest --test-dir "build/$PRESET" --output-on-failure -j "$(nproc)" --timeout 600
+
+# Sanitizer runs stop at the first report instead of printing and going on.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/tests/sanitizers/tsan.supp}
+
+for preset in $PRESETS; do
+  start=$(date +%s)
+  scripts/build.sh "$preset"
+  # The integration suites run this preset's CLI.
+  export DELTACOMMIT_CLI="$PWD/build/$preset/cli/deltacommit"
+  echo "test: running preset $preset"
+  ctest --test-dir "build/$preset" --output-on-failure -j "$(nproc)" --timeout 900
+  echo "test: preset $preset took $(( $(date +%s) - start )) s"
+done
+# bin/deltacommit points at the optimised build.
+case " $PRESETS " in *" ci "*) ln -sfn ../build/ci/cli/deltacommit bin/deltacommit ;; esac
