@@ -71,4 +71,9 @@ class ObjectStore {
 // the rule otherwise.
 Status ValidateObjectKey(std::string_view key);
 
+// For List: a prefix may end part-way through a name ("_delta_log/0000"),
+// but everything before its last '/' must obey the key rules, so a listing
+// can never reach outside the table either.
+Status ValidateListPrefix(std::string_view prefix);
+
 }  // namespace deltacommit

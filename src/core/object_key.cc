@@ -43,4 +43,13 @@ Status ValidateObjectKey(std::string_view key) {
   }
 }
 
+Status ValidateListPrefix(std::string_view prefix) {
+  const size_t slash = prefix.rfind('/');
+  if (slash == std::string_view::npos) return OkStatus();
+  // For "/abs" the directory part is empty; check the whole prefix instead
+  // so the message says "absolute path".
+  return ValidateObjectKey(slash == 0 ? prefix : prefix.substr(0, slash))
+      .WithContext("list prefix");
+}
+
 }  // namespace deltacommit

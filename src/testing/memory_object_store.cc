@@ -6,18 +6,6 @@
 namespace deltacommit {
 namespace {
 
-// A List prefix need not be a whole key ("_delta_log/0000"), but the part up
-// to its last '/' names a directory and must obey the key rules, so a prefix
-// can never reach outside the table either.
-Status ValidateListPrefix(std::string_view prefix) {
-  const size_t slash = prefix.rfind('/');
-  if (slash == std::string_view::npos) return OkStatus();
-  // For "/abs" the directory part is empty; check the whole prefix instead
-  // so the message says "absolute path".
-  return ValidateObjectKey(slash == 0 ? prefix : prefix.substr(0, slash))
-      .WithContext("list prefix");
-}
-
 std::string Slice(const std::string& data, const ByteRange& range) {
   const auto size = static_cast<int64_t>(data.size());
   if (range.offset >= size) return {};

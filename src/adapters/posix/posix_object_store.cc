@@ -219,15 +219,6 @@ int64_t MillisOf(const struct timespec& t) {
          static_cast<int64_t>(t.tv_nsec) / 1'000'000;
 }
 
-// See MemoryObjectStore: the part of a prefix before its last '/' is a
-// directory and must obey the key rules.
-Status ValidateListPrefix(std::string_view prefix) {
-  const size_t slash = prefix.rfind('/');
-  if (slash == std::string_view::npos) return OkStatus();
-  return ValidateObjectKey(slash == 0 ? prefix : prefix.substr(0, slash))
-      .WithContext("list prefix");
-}
-
 // Whether a key under directory `dir_key` + "/" can start with `prefix`.
 bool DirCanMatch(const std::string& dir_key, std::string_view prefix) {
   const std::string dir = dir_key + "/";

@@ -159,11 +159,7 @@ StatusOr<std::vector<ObjectMeta>> S3ObjectStore::ListPage(const std::string& ful
 
 StatusOr<std::vector<ObjectMeta>> S3ObjectStore::List(std::string_view prefix,
                                                       std::string_view start_after) {
-  if (!prefix.empty()) {
-    // Everything before the last '/' must be a valid key prefix.
-    const size_t slash = prefix.rfind('/');
-    if (slash != std::string_view::npos) DC_RETURN_IF_ERROR(ValidateObjectKey(prefix.substr(0, slash)));
-  }
+  DC_RETURN_IF_ERROR(ValidateListPrefix(prefix));
   const std::string root = config_.key_prefix.empty() ? "" : config_.key_prefix + "/";
   const std::string full_prefix = root + std::string(prefix);
   const std::string full_start = start_after.empty() ? "" : root + std::string(start_after);
