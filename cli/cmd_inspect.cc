@@ -102,7 +102,8 @@ int RunHistory(const InspectArgs& args) {
 int RunCheck(const InspectArgs& args) {
   auto table = OpenTableUri(args.table, args.table_options);
   if (!table.ok()) return ReportError(table.status());
-  auto report = CheckLog(*table->log);
+  const SnapshotRequest request = table->Request();
+  auto report = CheckLog(*table->log, &request);
   if (!report.ok()) return ReportError(report.status());
   if (args.json) {
     nlohmann::ordered_json out{{"table", table->uri},
@@ -118,7 +119,9 @@ int RunCheck(const InspectArgs& args) {
     std::cout << "OK: table " << table->uri << ": versions " << report->first_version << ".."
               << report->latest_version << " contiguous, " << report->commits_checked
               << " commits parse, protocol supported, "
-              << report->snapshot->active_files().size() << " active files\n";
+              << (report->snapshot ? std::to_string(report->snapshot->active_files().size())
+                                   : std::string("?"))
+              << " active files\n";
   } else {
     std::cout << "UNSOUND: table " << table->uri << ": " << report->problems.size()
               << " problem(s)\n";

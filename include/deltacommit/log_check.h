@@ -27,6 +27,13 @@ struct LogCheckReport {
 
 // Errors only when the log cannot be listed or is absent (kNotFound); every
 // defect of the log itself is a problem in the report.
-StatusOr<LogCheckReport> CheckLog(LogStore& log);
+//
+// Commits before the first listed one may have been cleaned up: that is
+// sound when a complete checkpoint covers them (at or after the version just
+// before the first commit). The state is then loaded with
+// `checkpoint_request` (which must carry a ParquetHandler) when given; else
+// the report has no snapshot.
+StatusOr<LogCheckReport> CheckLog(LogStore& log,
+                                  const SnapshotRequest* checkpoint_request = nullptr);
 
 }  // namespace deltacommit

@@ -4,6 +4,7 @@
 
 #include "deltacommit/action_json.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/log_segment.h"
 
 namespace deltacommit {
 namespace {
@@ -39,7 +40,7 @@ void CheckCommitShape(Version v, const std::vector<Action>& actions, LogCheckRep
 
 }  // namespace
 
-StatusOr<LogCheckReport> CheckLog(LogStore& log) {
+StatusOr<LogCheckReport> CheckLog(LogStore& log, const SnapshotRequest* checkpoint_request) {
   DC_ASSIGN_OR_RETURN(std::vector<ObjectMeta> listing, log.List(0));
   LogCheckReport report;
   std::map<Version, std::string> commits = CommitKeys(listing, report);
@@ -49,8 +50,21 @@ StatusOr<LogCheckReport> CheckLog(LogStore& log) {
   report.first_version = commits.begin()->first;
   report.latest_version = commits.rbegin()->first;
   if (report.first_version != 0) {
-    report.problems.push_back("commits start at version " + std::to_string(report.first_version) +
-                              ", not 0 (checked from there; earlier history needs a checkpoint)");
+    auto segment = BuildLogSegment(listing, {}, log.Describe());
+    const bool covered = segment.ok() && segment->checkpoint_version &&
+                         *segment->checkpoint_version >= report.first_version - 1;
+    if (!covered) {
+      report.problems.push_back("commits start at version " +
+                                std::to_string(report.first_version) +
+                                ", not 0, and no checkpoint covers the versions before");
+    } else if (checkpoint_request != nullptr) {
+      auto snapshot = LoadSnapshot(log, *checkpoint_request);
+      if (snapshot.ok()) {
+        report.snapshot = *snapshot;
+      } else {
+        report.problems.push_back(snapshot.status().message());
+      }
+    }
   }
   ActionParser parser;
   LogReplay replay;

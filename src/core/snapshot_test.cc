@@ -549,12 +549,20 @@ TEST_F(SnapshotTest, CheckLogWithoutCommitsIsNotFound) {
 }
 
 TEST_F(SnapshotTest, CheckLogReportsHistoryMissingBeforeFirstCommit) {
-  ASSERT_TRUE(store_.Put(ClassicCheckpointPath(1), "PAR1").ok());
-  Commit(2, {AddLine("a")});
+  ASSERT_TRUE(store_.Put(ClassicCheckpointPath(0), "PAR1").ok());
+  Commit(2, {AddLine("a")});  // version 1 is gone and no checkpoint covers it
   LogCheckReport report = MustCheck();
   EXPECT_EQ(report.first_version, 2);
   EXPECT_THAT(report.problems, ElementsAre(HasSubstr("start at version 2")));
   EXPECT_EQ(report.snapshot, nullptr);
+}
+
+TEST_F(SnapshotTest, CheckLogAcceptsHistoryCoveredByACheckpoint) {
+  ASSERT_TRUE(store_.Put(ClassicCheckpointPath(1), "PAR1").ok());
+  Commit(2, {AddLine("a")});
+  LogCheckReport report = MustCheck();
+  EXPECT_TRUE(report.sound()) << report.problems.front();
+  EXPECT_EQ(report.snapshot, nullptr);  // no checkpoint reader given
 }
 
 }  // namespace
