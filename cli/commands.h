@@ -11,6 +11,7 @@ void RegisterCommit(CLI::App& app, int* exit_code);
 void RegisterSnapshot(CLI::App& app, int* exit_code);
 void RegisterHistory(CLI::App& app, int* exit_code);
 void RegisterCheck(CLI::App& app, int* exit_code);
+void RegisterDynamoDb(CLI::App& app, int* exit_code);
 void RegisterDemo(CLI::App& app, int* exit_code, const char* self_path);
 
 }  // namespace deltacommit::cli

@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
   deltacommit::cli::RegisterSnapshot(app, &exit_code);
   deltacommit::cli::RegisterHistory(app, &exit_code);
   deltacommit::cli::RegisterCheck(app, &exit_code);
+  deltacommit::cli::RegisterDynamoDb(app, &exit_code);
   deltacommit::cli::RegisterDemo(app, &exit_code, argv[0]);
   try {
     app.parse(argc, argv);

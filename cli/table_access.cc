@@ -6,11 +6,14 @@
 #include <mutex>
 
 #include "adapters/aws/aws_config.h"
+#include "adapters/dynamodb/dynamodb_coordination_table.h"
 #include "adapters/parquet/duckdb_parquet_handler.h"
 #include "adapters/posix/posix_object_store.h"
 #include "adapters/s3/s3_conditional_log_store.h"
 #include "adapters/s3/s3_object_store.h"
+#include "dynamodb_settings.h"
 #include "logstore/object_store_log_store.h"
+#include "logstore/s3_dynamodb_log_store.h"
 
 namespace deltacommit::cli {
 namespace {
@@ -39,7 +42,9 @@ bool IsS3Uri(const std::string& t) {
   return t.starts_with("s3://") || t.starts_with("s3a://") || t.starts_with("s3n://");
 }
 
-StatusOr<std::map<std::string, std::string>> StorageOptions(const TableOptions& o) {
+}  // namespace
+
+StatusOr<std::map<std::string, std::string>> ParseStorageOptions(const TableOptions& o) {
   std::map<std::string, std::string> out;
   for (const std::string& kv : o.storage_options) {
     auto eq = kv.find('=');
@@ -53,10 +58,12 @@ StatusOr<std::map<std::string, std::string>> StorageOptions(const TableOptions& 
   return out;
 }
 
+namespace {
+
 // The commit mode for an S3 table: --log-store, else delta-rs's options and
 // environment, else s3-conditional.
 StatusOr<std::string> S3Mode(const TableOptions& o) {
-  DC_ASSIGN_OR_RETURN(auto storage, StorageOptions(o));
+  DC_ASSIGN_OR_RETURN(auto storage, ParseStorageOptions(o));
   std::string mode = o.log_store;
   const char* locking = std::getenv("AWS_S3_LOCKING_PROVIDER");
   if (mode.empty() && storage.count("aws_s3_locking_provider")) {
@@ -73,13 +80,34 @@ StatusOr<std::string> S3Mode(const TableOptions& o) {
                                 "\": only \"etag\" (PUT If-None-Match) is supported");
   }
   if (mode.empty()) mode = "s3-conditional";  // the default, and what etag asks for
-  if (mode == "s3-conditional") return mode;
-  if (mode == "s3-dynamodb" || mode == "service" || mode == "coordinated") {
+  if (mode == "s3-conditional" || mode == "s3-dynamodb") return mode;
+  if (mode == "service" || mode == "coordinated") {
     return UnimplementedError("--log-store " + mode + " is not available in this build yet; use "
                               "s3-conditional (the default for s3:// tables)");
   }
   return InvalidArgumentError("--log-store \"" + mode + "\": not a commit mode for s3:// tables "
                               "(s3-conditional, s3-dynamodb, service, coordinated)");
+}
+
+// The s3-dynamodb log store: entries keyed by the table URI as given (the
+// scheme other writers use, e.g. s3a://), in DynamoDB with its own settings.
+Status AttachDynamoDb(const std::string& table, const TableOptions& o, OpenTable& open) {
+  DC_ASSIGN_OR_RETURN(auto storage, ParseStorageOptions(o));
+  DC_ASSIGN_OR_RETURN(DynamoDbSettings settings, ResolveDynamoDbSettings(storage));
+  aws::CredentialsOptions creds;
+  if (!o.profile.empty()) creds.profile = o.profile;
+  creds.explicit_credentials = settings.credentials;
+  open.dynamodb_credentials = aws::DefaultCredentialsChain(creds);
+  open.dynamodb = std::make_unique<dynamodb::DynamoDbClient>(
+      dynamodb::DynamoDbClientConfig{settings.service, {}}, *open.http,
+      *open.dynamodb_credentials);
+  open.coordination =
+      std::make_unique<dynamodb::DynamoDbCoordinationTable>(*open.dynamodb, settings.table_name);
+  std::string table_path = table;
+  while (!table_path.empty() && table_path.back() == '/') table_path.pop_back();
+  open.log = std::make_unique<S3DynamoDbLogStore>(
+      *open.store, *open.coordination, S3DynamoDbOptions{table_path, settings.ttl_seconds});
+  return OkStatus();
 }
 
 StatusOr<OpenTable> OpenS3(const std::string& table, const TableOptions& o) {
@@ -101,6 +129,11 @@ StatusOr<OpenTable> OpenS3(const std::string& table, const TableOptions& o) {
   open.credentials = aws::DefaultCredentialsChain(creds);
   auto s3 = std::make_unique<S3ObjectStore>(config, *open.http, *open.credentials);
   open.uri = s3->Describe();
+  if (open.mode == "s3-dynamodb") {
+    open.store = std::move(s3);
+    DC_RETURN_IF_ERROR(AttachDynamoDb(table, o, open));
+    return open;
+  }
   open.log = std::make_unique<S3ConditionalLogStore>(*s3, service.endpoint_url, location.bucket);
   open.store = std::move(s3);
   return open;

@@ -6,6 +6,7 @@
 // adapters are).
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,6 +15,8 @@
 
 #include "adapters/aws/credentials.h"
 #include "adapters/aws/http.h"
+#include "adapters/dynamodb/dynamodb_client.h"
+#include "deltacommit/coordination_table.h"
 #include "deltacommit/log_store.h"
 #include "deltacommit/object_store.h"
 #include "deltacommit/parquet_handler.h"
@@ -24,7 +27,7 @@ namespace deltacommit::cli {
 
 // Options every table command takes.
 struct TableOptions {
-  std::string log_store;     // "", "local", "s3-conditional"
+  std::string log_store;     // "", "local", "s3-conditional", "s3-dynamodb"
   std::string endpoint_url;  // S3 endpoint override
   std::string region;
   std::string profile;
@@ -33,6 +36,10 @@ struct TableOptions {
 
 void AddTableOptions(CLI::App* command, TableOptions* options);
 
+// --storage-option KEY=VALUE pairs, keys lower-cased (Spark's keys are
+// matched case-insensitively). kInvalidArgument for a malformed pair.
+StatusOr<std::map<std::string, std::string>> ParseStorageOptions(const TableOptions& options);
+
 struct OpenTable {
   std::string uri;  // normalised: absolute path, or s3://bucket/prefix
   std::string mode;  // the log store chosen: "local", "s3-conditional"
@@ -40,6 +47,10 @@ struct OpenTable {
   std::unique_ptr<aws::HttpClient> http;
   std::unique_ptr<aws::CredentialsProvider> credentials;
   std::unique_ptr<ObjectStore> store;
+  // s3-dynamodb only: DynamoDB's own credentials, client and table.
+  std::unique_ptr<aws::CredentialsProvider> dynamodb_credentials;
+  std::unique_ptr<dynamodb::DynamoDbClient> dynamodb;
+  std::unique_ptr<CoordinationTable> coordination;
   std::unique_ptr<LogStore> log;
   std::unique_ptr<ParquetHandler> parquet;  // checkpoints; DuckDB opened on first use
 
