@@ -90,8 +90,12 @@ class Transaction {
   Status Validate() const;
   std::string BuildCommit(int64_t in_commit_timestamp) const;
   int64_t NextInCommitTimestamp() const;
-  StatusOr<bool> IsOurCommit(Version version, const std::string& content);
-  StatusOr<std::optional<Conflict>> CheckWinner(Version version, bool* already_committed);
+  // The commit file of `version`, or nullopt when absent.
+  StatusOr<std::optional<std::string>> ReadVersion(Version version);
+  StatusOr<std::optional<CommitOutcome>> Decide(Version version, const std::string& content,
+                                                const std::string& winner, CommitOutcome outcome);
+  StatusOr<std::optional<Conflict>> CheckWinner(Version version, const std::string& winner_content,
+                                                bool* already_committed);
   void Backoff(int attempt);
 
   LogStore& log_;

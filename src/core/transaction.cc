@@ -162,18 +162,24 @@ std::string Transaction::BuildCommit(int64_t in_commit_timestamp) const {
   return ActionsToCommit(all);
 }
 
-StatusOr<bool> Transaction::IsOurCommit(Version version, const std::string& content) {
+StatusOr<std::optional<std::string>> Transaction::ReadVersion(Version version) {
   auto existing = log_.Read(CommitPath(version));
-  if (existing.status().IsNotFound()) return false;
+  if (existing.status().IsNotFound()) return std::optional<std::string>();
   if (!existing.ok()) return existing.status();
-  return *existing == content;
+  return std::optional<std::string>(std::move(existing).value());
 }
 
-// Reads the commit that took `version` and checks it against this
+// Checks the commit `winner_content` that took `version` against this
 // transaction. Sets *already_committed when it carries our app txn.
 StatusOr<std::optional<Conflict>> Transaction::CheckWinner(Version version,
+                                                           const std::string& winner_content,
                                                            bool* already_committed) {
-  DC_ASSIGN_OR_RETURN(std::vector<Action> winner, ReadCommit(log_, version));
+  ActionParser parser;
+  auto parsed = parser.ParseCommit(winner_content);
+  if (!parsed.ok()) {
+    return parsed.status().WithContext(log_.Describe() + " " + CommitPath(version));
+  }
+  const std::vector<Action>& winner = *parsed;
   for (const Action& a : winner) {
     auto* txn = std::get_if<SetTransaction>(&a);
     if (app_txn_ && txn != nullptr && txn->app_id == app_txn_->app_id &&
@@ -213,6 +219,27 @@ int64_t Transaction::NextInCommitTimestamp() const {
   return std::max(clock_.NowMillis(), floor + 1);
 }
 
+// What a taken `version` means for this transaction: ours (an earlier
+// attempt whose reply was lost), our app txn already committed, a conflict,
+// or nothing (nullopt: rebase and go on).
+StatusOr<std::optional<CommitOutcome>> Transaction::Decide(Version version,
+                                                           const std::string& content,
+                                                           const std::string& winner,
+                                                           CommitOutcome outcome) {
+  outcome.version = version;
+  if (winner == content) return std::optional<CommitOutcome>(outcome);
+  bool already = false;
+  DC_ASSIGN_OR_RETURN(std::optional<Conflict> conflict, CheckWinner(version, winner, &already));
+  if (already) {
+    outcome.result = CommitResult::kAlreadyCommitted;
+    return std::optional<CommitOutcome>(outcome);
+  }
+  if (!conflict) return std::optional<CommitOutcome>();
+  outcome.result = CommitResult::kConflict;
+  outcome.conflict = std::move(conflict);
+  return std::optional<CommitOutcome>(outcome);
+}
+
 StatusOr<CommitOutcome> Transaction::Commit() {
   if (app_txn_) {
     read_.app_ids.insert(app_txn_->app_id);
@@ -228,10 +255,11 @@ StatusOr<CommitOutcome> Transaction::Commit() {
   while (outcome.attempts < options_.max_attempts) {
     ++outcome.attempts;
     Status st = log_.Write(version, content);
+    std::optional<std::string> winner;  // the content found at `version`
     if (st.IsUnknownOutcome()) {
       // The write may have landed: only the log can tell (never a blind retry).
-      DC_ASSIGN_OR_RETURN(bool ours, IsOurCommit(version, content));
-      st = ours ? OkStatus() : log_.Write(version, content);
+      DC_ASSIGN_OR_RETURN(winner, ReadVersion(version));
+      st = winner ? AlreadyExistsError("version taken") : log_.Write(version, content);
       if (st.IsUnknownOutcome()) return st.WithContext("version " + std::to_string(version));
     }
     if (st.ok()) {
@@ -239,24 +267,16 @@ StatusOr<CommitOutcome> Transaction::Commit() {
       return outcome;
     }
     if (!st.IsAlreadyExists()) return st;
-    DC_ASSIGN_OR_RETURN(bool ours, IsOurCommit(version, content));
-    if (ours) {  // an earlier attempt of ours whose reply was lost
-      outcome.version = version;
-      return outcome;
+    if (!winner) {
+      DC_ASSIGN_OR_RETURN(winner, ReadVersion(version));
     }
-    bool already = false;
-    DC_ASSIGN_OR_RETURN(std::optional<Conflict> conflict, CheckWinner(version, &already));
-    if (already) {
-      outcome.result = CommitResult::kAlreadyCommitted;
-      outcome.version = version;
-      return outcome;
+    if (!winner) {
+      return UnavailableError(log_.Describe() + ": version " + std::to_string(version) +
+                              " is taken but its commit file cannot be read yet; retry");
     }
-    if (conflict) {
-      outcome.result = CommitResult::kConflict;
-      outcome.version = version;
-      outcome.conflict = std::move(conflict);
-      return outcome;
-    }
+    DC_ASSIGN_OR_RETURN(std::optional<CommitOutcome> decided,
+                        Decide(version, content, *winner, outcome));
+    if (decided) return *decided;
     ++outcome.rebases;
     ++version;
     content = BuildCommit(NextInCommitTimestamp());

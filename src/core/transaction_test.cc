@@ -96,6 +96,17 @@ TEST_F(TransactionTest, StaleBlindAppendRebasesOverConcurrentAppends) {
   EXPECT_EQ(sleeper_.sleeps().size(), 2u);  // backoff between lost races
 }
 
+TEST_F(TransactionTest, EachWinningCommitIsReadOnce) {
+  auto stale = Latest();
+  CommitAdds(Latest(), {"x.parquet"});
+  CommitAdds(Latest(), {"y.parquet"});
+  store_.ResetCallCounts();
+  CommitOutcome o = CommitAdds(stale, {"z.parquet"});
+  EXPECT_EQ(o.rebases, 2);
+  EXPECT_EQ(store_.CallCount(ObjectStoreOp::kGet), 2);  // versions 1 and 2, once each
+  EXPECT_EQ(store_.CallCount(ObjectStoreOp::kPutIfAbsent), 3);
+}
+
 TEST_F(TransactionTest, TwoRemovesOfSameFileExactlyOneWins) {
   CommitAdds(Latest(), {"shared.parquet"});
   auto snap = Latest();
