@@ -65,6 +65,9 @@ std::string FormatVersion(Version version);
 // Paths relative to the table root, e.g. "_delta_log/00000000000000000007.json".
 inline constexpr std::string_view kLogDir = "_delta_log/";
 std::string CommitPath(Version version);
+// "00000000000000000007.json": a commit's name inside _delta_log/ (the
+// fileName of s3-dynamodb entries).
+std::string CommitFileName(Version version);
 std::string ChecksumPath(Version version);
 std::string ClassicCheckpointPath(Version version);
 std::string MultiPartCheckpointPath(Version version, int32_t part, int32_t num_parts);

@@ -306,6 +306,8 @@ std::string FormatVersion(Version version) {
 
 std::string CommitPath(Version version) { return LogPathFor(version, ".json"); }
 
+std::string CommitFileName(Version version) { return FormatVersion(version) + ".json"; }
+
 std::string ChecksumPath(Version version) {
   return LogPathFor(version, ".crc");
 }

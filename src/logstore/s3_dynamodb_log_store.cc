@@ -8,8 +8,6 @@ namespace {
 
 constexpr int kRecoveryAttempts = 3;
 
-std::string FileName(Version v) { return FormatVersion(v) + ".json"; }
-
 // tempPath is relative to _delta_log/.
 std::string TempKey(const ExternalCommitEntry& e) { return std::string(kLogDir) + e.temp_path; }
 std::string CommitKey(const ExternalCommitEntry& e) { return std::string(kLogDir) + e.file_name; }
@@ -56,7 +54,7 @@ Status S3DynamoDbLogStore::MarkComplete(ExternalCommitEntry entry) {
 
 Status S3DynamoDbLogStore::CheckPrevious(Version version) {
   if (version == 0) {
-    DC_ASSIGN_OR_RETURN(auto entry, table_.Get(options_.table_path, FileName(0)));
+    DC_ASSIGN_OR_RETURN(auto entry, table_.Get(options_.table_path, CommitFileName(0)));
     if (entry && entry->complete && store_.Head(CommitPath(0)).status().IsNotFound()) {
       return FailedPreconditionError(
           "s3-dynamodb: " + table_.Describe() + " still has a complete entry for " +
@@ -66,7 +64,7 @@ Status S3DynamoDbLogStore::CheckPrevious(Version version) {
     }
     return OkStatus();
   }
-  DC_ASSIGN_OR_RETURN(auto previous, table_.Get(options_.table_path, FileName(version - 1)));
+  DC_ASSIGN_OR_RETURN(auto previous, table_.Get(options_.table_path, CommitFileName(version - 1)));
   if (previous && !previous->complete) return Recover(*previous);
   auto head = store_.Head(CommitPath(version - 1));
   if (head.status().IsNotFound()) {
@@ -97,8 +95,8 @@ Status S3DynamoDbLogStore::Write(Version version, std::string_view content) {
   DC_RETURN_IF_ERROR(CheckPrevious(version));  // step 1
   ExternalCommitEntry entry;
   entry.table_path = options_.table_path;
-  entry.file_name = FileName(version);
-  entry.temp_path = ".tmp/" + entry.file_name + "." + NewUuid();
+  entry.file_name = CommitFileName(version);
+  entry.temp_path = TempCommitPath(version, NewUuid()).substr(kLogDir.size());
   DC_RETURN_IF_ERROR(store_.Put(TempKey(entry), content));  // step 2
   DC_RETURN_IF_ERROR(RunStep(hooks_, "s3ddb/after-temp-put"));
   DC_RETURN_IF_ERROR(PutEntry(entry));  // step 3: the commit point
@@ -125,7 +123,7 @@ StatusOr<std::string> S3DynamoDbLogStore::Read(std::string_view key) {
   if (!key.starts_with(kLogDir)) return content;
   ParsedLogPath parsed = ParseLogPath(key.substr(kLogDir.size()));
   if (parsed.type != LogFileType::kCommit) return content;
-  DC_ASSIGN_OR_RETURN(auto entry, table_.Get(options_.table_path, FileName(parsed.version)));
+  DC_ASSIGN_OR_RETURN(auto entry, table_.Get(options_.table_path, CommitFileName(parsed.version)));
   if (!entry) return content;
   DC_RETURN_IF_ERROR(Recover(*entry));
   return store_.Get(key);

@@ -29,7 +29,7 @@ class S3DynamoDbLogStoreTest : public ::testing::Test {
   }
 
   ExternalCommitEntry Entry(Version v) {
-    auto e = table_.Get(kTable, FormatVersion(v) + ".json");
+    auto e = table_.Get(kTable, CommitFileName(v));
     EXPECT_TRUE(e.ok() && e->has_value()) << "no entry for version " << v;
     return e.ok() && e->has_value() ? **e : ExternalCommitEntry{};
   }
@@ -188,7 +188,7 @@ TEST(S3DynamoDbCrashSweepTest, EveryStepCrashKeepsInvariants) {
     EXPECT_EQ(a_files, 1);
     EXPECT_EQ(b_files, 1);
     for (Version v = 0; v <= (*snap)->version(); ++v) {
-      auto e = table.Get(kTable, FormatVersion(v) + ".json");
+      auto e = table.Get(kTable, CommitFileName(v));
       ASSERT_TRUE(e.ok() && e->has_value()) << v;
       EXPECT_TRUE((*e)->complete) << v;
     }

@@ -1,5 +1,6 @@
 #include "testing/golden_dir.h"
 
+#include <cctype>
 #include <cstdlib>
 
 namespace deltacommit {
@@ -25,6 +26,15 @@ std::string GoldenTablesMissingMessage() {
   return std::string("golden tables not found: set ") + kGoldenDirVariable +
          " to the shared/delta-golden/tables folder (expected beside the "
          "checkout)";
+}
+
+std::string GoldenCaseName(const std::string& table) {
+  if (table.empty()) return "NoTablesListed";
+  std::string name = table;
+  for (char& c : name) {
+    if (std::isalnum(static_cast<unsigned char>(c)) == 0) c = '_';
+  }
+  return name;
 }
 
 }  // namespace deltacommit

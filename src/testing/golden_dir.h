@@ -20,4 +20,8 @@ std::optional<std::filesystem::path> GoldenTablesDir();
 // shared/delta-golden/tables"
 std::string GoldenTablesMissingMessage();
 
+// A gtest-safe test name for a golden table directory ("" -> "NoTablesListed",
+// the placeholder case that skips when the corpus is absent).
+std::string GoldenCaseName(const std::string& table);
+
 }  // namespace deltacommit

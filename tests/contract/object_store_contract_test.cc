@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "adapters/posix/posix_object_store.h"
-#include "common/s3_test_env.h"
+#include "common/test_servers.h"
 #include "temp_dir.h"
 #include "testing/fault_object_store.h"
 #include "testing/memory_object_store.h"

@@ -2,8 +2,8 @@
 // LoadSnapshot and CheckLog and compared with a state derived here
 // independently (nlohmann::json, not ActionParser/LogReplay).
 //
-// The corpus is the directory named by DELTACOMMIT_GOLDEN_DIR; each directory
-// in it is one test case. Directories that are not a plain table (the table
+// The corpus is GoldenTablesDir() (DELTACOMMIT_GOLDEN_DIR, else shared/
+// beside the checkout); each directory in it is one test case. Directories that are not a plain table (the table
 // is in a subdirectory, there is no table, or the table is broken on purpose)
 // are classified in kRules with a reason; any other directory must hold a
 // table that loads.
@@ -156,9 +156,8 @@ std::vector<std::string> TableCases() {
   return cases;
 }
 
-// The cases: the tables, or with the variable unset one empty case that
-// skips. tests/golden/CMakeLists.txt has ctest list them again when the
-// variable changed since they were listed.
+// The cases: the tables, or, when the corpus is absent, one empty case that
+// skips (ctest lists them when it starts: PRE_TEST discovery).
 std::vector<std::string> GoldenCases() {
   std::vector<std::string> cases = TableCases();
   if (cases.empty()) cases.push_back("");
@@ -166,12 +165,7 @@ std::vector<std::string> GoldenCases() {
 }
 
 std::string CaseName(const ::testing::TestParamInfo<std::string>& info) {
-  if (info.param.empty()) return "NoTablesListed";
-  std::string name = info.param;
-  for (char& c : name) {
-    if (std::isalnum(static_cast<unsigned char>(c)) == 0) c = '_';
-  }
-  return name;
+  return GoldenCaseName(info.param);
 }
 
 // --- The expected state, derived with nlohmann::json -------------------------

@@ -26,6 +26,7 @@ namespace {
 
 using testing::CliResult;
 using testing::RunCli;
+using testing::AddLine;
 
 class CliTest : public ::testing::Test {
  protected:
@@ -42,11 +43,6 @@ class CliTest : public ::testing::Test {
     args.insert(args.end(), extra.begin(), extra.end());
     CliResult r = RunCli(args);
     ASSERT_EQ(r.exit_code, 0) << r.err;
-  }
-
-  static std::string AddLine(const std::string& path) {
-    return "{\"add\":{\"path\":\"" + path +
-           "\",\"partitionValues\":{},\"size\":100,\"modificationTime\":1,\"dataChange\":true}}\n";
   }
 
   // Every commit file, parsed; fails the test on a gap or unparseable file.

@@ -67,6 +67,11 @@ CliResult RunCli(const std::vector<std::string>& args, const std::string& stdin_
   return result;
 }
 
+std::string AddLine(const std::string& path) {
+  return "{\"add\":{\"path\":\"" + path +
+         "\",\"partitionValues\":{},\"size\":100,\"modificationTime\":1,\"dataChange\":true}}\n";
+}
+
 pid_t StartCli(const std::vector<std::string>& args) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);

@@ -20,6 +20,9 @@ std::string CliPath();
 // Runs the CLI with `args`, feeding `stdin_data`, and waits for it.
 CliResult RunCli(const std::vector<std::string>& args, const std::string& stdin_data = {});
 
+// One `add` action line (size 100, no partition values) for `commit --actions -`.
+std::string AddLine(const std::string& path);
+
 // Starts the CLI in the background with stdout/stderr to /dev/null.
 pid_t StartCli(const std::vector<std::string>& args);
 

@@ -11,7 +11,7 @@
 
 #include "adapters/s3/s3_conditional_log_store.h"
 #include "cli_runner.h"
-#include "common/s3_test_env.h"
+#include "common/test_servers.h"
 #include "deltacommit/log_check.h"
 #include "deltacommit/log_path.h"
 #include "deltacommit/schema.h"
@@ -23,11 +23,7 @@ namespace {
 
 using testing::CliResult;
 using testing::RunCli;
-
-std::string AddLine(const std::string& path) {
-  return "{\"add\":{\"path\":\"" + path +
-         "\",\"partitionValues\":{},\"size\":100,\"modificationTime\":1,\"dataChange\":true}}\n";
-}
+using testing::AddLine;
 
 class S3ConditionalTest : public ::testing::Test {
  protected:

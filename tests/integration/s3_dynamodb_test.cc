@@ -10,7 +10,7 @@
 #include "adapters/aws/aws_config.h"
 #include "adapters/dynamodb/dynamodb_coordination_table.h"
 #include "cli_runner.h"
-#include "common/s3_test_env.h"
+#include "common/test_servers.h"
 #include "deltacommit/log_check.h"
 #include "deltacommit/log_path.h"
 #include "logstore/s3_dynamodb_log_store.h"
@@ -20,20 +20,13 @@ namespace {
 
 using testing::CliResult;
 using testing::RunCli;
-
-std::string AddLine(const std::string& path) {
-  return "{\"add\":{\"path\":\"" + path +
-         "\",\"partitionValues\":{},\"size\":100,\"modificationTime\":1,\"dataChange\":true}}\n";
-}
+using testing::AddLine;
 
 class S3DynamoDbTest : public ::testing::Test {
  protected:
   void SetUp() override {
     DC_REQUIRE_S3();
-    if (std::getenv("AWS_ENDPOINT_URL_DYNAMODB") == nullptr) {
-      if (testing::InCi()) FAIL() << "CI needs dynalite: AWS_ENDPOINT_URL_DYNAMODB is not set";
-      GTEST_SKIP() << "AWS_ENDPOINT_URL_DYNAMODB is not set: run scripts/test-servers up";
-    }
+    DC_REQUIRE_DYNAMODB();
     s3_ = testing::NewS3TestStore("s3ddb");
     // Spark's spelling of the table URI: the tablePath key of every entry.
     table_uri_ = "s3a" + s3_.uri.substr(2);
@@ -93,7 +86,7 @@ TEST_F(S3DynamoDbTest, EightProcessesTenCommitsEachLandOnceWithCompleteEntries) 
     for (const Action& a : ReadCommit(*log_, v).value()) {
       if (auto* add = std::get_if<AddFile>(&a)) adds[add->path]++;
     }
-    auto entry = coordination_->Get(table_uri_, FormatVersion(v) + ".json");
+    auto entry = coordination_->Get(table_uri_, CommitFileName(v));
     ASSERT_TRUE(entry.ok() && entry->has_value()) << v;
     EXPECT_TRUE((*entry)->complete) << v;
     EXPECT_TRUE((*entry)->expire_time.has_value()) << v;

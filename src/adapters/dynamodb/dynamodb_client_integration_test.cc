@@ -14,6 +14,7 @@
 #include "adapters/aws/credentials.h"
 #include "adapters/aws/http.h"
 #include "adapters/dynamodb/dynamodb_client.h"
+#include "common/test_servers.h"
 #include "deltacommit/log_path.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -26,30 +27,6 @@ using ::testing::HasSubstr;
 
 constexpr milliseconds kActiveTimeout{20'000};
 
-bool InCi() {
-  const char* ci = std::getenv("CI");
-  return ci != nullptr && *ci != '\0' && std::string(ci) != "false";
-}
-
-std::optional<std::string> DynamoDbUnavailable() {
-  for (const char* var :
-       {"AWS_ENDPOINT_URL_DYNAMODB", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"}) {
-    const char* v = std::getenv(var);
-    if (v == nullptr || *v == '\0') {
-      return std::string(var) +
-             " is not set: start dynalite (TESTINFRA.md) and export "
-             "AWS_ENDPOINT_URL_DYNAMODB=http://127.0.0.1:PORT, AWS_ACCESS_KEY_ID, "
-             "AWS_SECRET_ACCESS_KEY, AWS_REGION";
-    }
-  }
-  return std::nullopt;
-}
-
-std::string FileName(int version) {
-  std::string digits = std::to_string(version);
-  return std::string(20 - digits.size(), '0') + digits + ".json";
-}
-
 Item Key(const std::string& table_path, const std::string& file_name) {
   return {{"tablePath", AttributeValue::String(table_path)},
           {"fileName", AttributeValue::String(file_name)}};
@@ -58,7 +35,7 @@ Item Key(const std::string& table_path, const std::string& file_name) {
 // DESIGN.md §2.1 step 3: the commit point.
 PutItemRequest CommitEntry(const std::string& table, const std::string& table_path, int version,
                            const std::string& temp_path) {
-  Item item = Key(table_path, FileName(version));
+  Item item = Key(table_path, CommitFileName(version));
   item["tempPath"] = AttributeValue::String(temp_path);
   item["complete"] = AttributeValue::String("false");
   return {table, std::move(item), {"attribute_not_exists(fileName)", {}, {}}};
@@ -67,10 +44,7 @@ PutItemRequest CommitEntry(const std::string& table, const std::string& table_pa
 class DynamoDbClientIntegrationTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (auto why = DynamoDbUnavailable()) {
-      if (InCi()) FAIL() << "CI needs the DynamoDB test server (dynalite): " << *why;
-      GTEST_SKIP() << *why;
-    }
+    DC_REQUIRE_DYNAMODB();
     aws::AwsConfigOverrides overrides;
     overrides.allow_http = true;  // the test server is on loopback
     auto service = aws::ResolveServiceConfig("dynamodb", overrides);
@@ -153,7 +127,7 @@ TEST_F(DynamoDbClientIntegrationTest, RacingConditionalPutsExactlyOneWins) {
     std::vector<std::string> won_by(kWriters);
     for (int w = 0; w < kWriters; ++w) {
       threads.emplace_back([&, w] {
-        const std::string temp = ".tmp/" + FileName(version) + ".writer" + std::to_string(w);
+        const std::string temp = ".tmp/" + CommitFileName(version) + ".writer" + std::to_string(w);
         ready.fetch_add(1);
         while (ready.load() < kWriters) std::this_thread::yield();
         Status s = client_->PutItem(CommitEntry(table, "s3a://b/race", version, temp));
@@ -171,7 +145,7 @@ TEST_F(DynamoDbClientIntegrationTest, RacingConditionalPutsExactlyOneWins) {
     EXPECT_EQ(winners.load(), 1) << "version " << version;
     EXPECT_EQ(losers.load(), kWriters - 1) << "version " << version;
     // The entry is the winner's.
-    auto item = client_->GetItem({table, Key("s3a://b/race", FileName(version)), true});
+    auto item = client_->GetItem({table, Key("s3a://b/race", CommitFileName(version)), true});
     ASSERT_TRUE(item.ok() && item->has_value()) << item.status().ToString();
     const std::optional<std::string> temp = GetString(**item, "tempPath");
     ASSERT_TRUE(temp.has_value());
@@ -181,12 +155,12 @@ TEST_F(DynamoDbClientIntegrationTest, RacingConditionalPutsExactlyOneWins) {
 
 TEST_F(DynamoDbClientIntegrationTest, ConsistentGetItemSeesTheWrite) {
   const std::string table = NewDeltaLogTable();
-  auto missing = client_->GetItem({table, Key("s3a://b/t", FileName(3)), true});
+  auto missing = client_->GetItem({table, Key("s3a://b/t", CommitFileName(3)), true});
   ASSERT_TRUE(missing.ok()) << missing.status().ToString();
   EXPECT_FALSE(missing->has_value());
 
   ASSERT_TRUE(client_->PutItem(CommitEntry(table, "s3a://b/t", 3, ".tmp/3.x")).ok());
-  auto item = client_->GetItem({table, Key("s3a://b/t", FileName(3)), true});
+  auto item = client_->GetItem({table, Key("s3a://b/t", CommitFileName(3)), true});
   ASSERT_TRUE(item.ok()) << item.status().ToString();
   ASSERT_TRUE(item->has_value());
   EXPECT_EQ(GetString(**item, "tempPath"), ".tmp/3.x");
@@ -209,7 +183,7 @@ TEST_F(DynamoDbClientIntegrationTest, QueryLatestEntryIsTheHighestVersion) {
   auto result = client_->Query(latest);
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   ASSERT_EQ(result->items.size(), 1u);
-  EXPECT_EQ(GetString(result->items[0], "fileName"), FileName(10));
+  EXPECT_EQ(GetString(result->items[0], "fileName"), CommitFileName(10));
 
   // Ascending pages of two, following LastEvaluatedKey.
   QueryRequest pages = latest;
@@ -223,8 +197,8 @@ TEST_F(DynamoDbClientIntegrationTest, QueryLatestEntryIsTheHighestVersion) {
     if (!r->last_evaluated_key) break;
     pages.exclusive_start_key = r->last_evaluated_key;
   }
-  EXPECT_EQ(seen, (std::vector<std::string>{FileName(0), FileName(1), FileName(2), FileName(9),
-                                            FileName(10)}));
+  EXPECT_EQ(seen, (std::vector<std::string>{CommitFileName(0), CommitFileName(1), CommitFileName(2), CommitFileName(9),
+                                            CommitFileName(10)}));
 }
 
 TEST_F(DynamoDbClientIntegrationTest, UpdateItemMarksTheEntryComplete) {
@@ -233,14 +207,14 @@ TEST_F(DynamoDbClientIntegrationTest, UpdateItemMarksTheEntryComplete) {
   const int64_t expire = 1'700'086'400;
   UpdateItemRequest update{
       table,
-      Key("s3a://b/t", FileName(5)),
+      Key("s3a://b/t", CommitFileName(5)),
       {"SET complete = :c, expireTime = :e",
        {},
        {{":c", AttributeValue::String("true")}, {":e", AttributeValue::Number(expire)}}},
       {"attribute_exists(fileName)", {}, {}}};
   Status s = client_->UpdateItem(update);
   ASSERT_TRUE(s.ok()) << s.ToString();
-  auto item = client_->GetItem({table, Key("s3a://b/t", FileName(5)), true});
+  auto item = client_->GetItem({table, Key("s3a://b/t", CommitFileName(5)), true});
   ASSERT_TRUE(item.ok() && item->has_value()) << item.status().ToString();
   EXPECT_EQ(GetString(**item, "complete"), "true");
   EXPECT_EQ((*item)->at("expireTime").type(), AttributeValue::Type::kNumber);
@@ -248,20 +222,20 @@ TEST_F(DynamoDbClientIntegrationTest, UpdateItemMarksTheEntryComplete) {
   EXPECT_EQ(GetString(**item, "tempPath"), ".tmp/5.x");
 
   // The same update of an entry that does not exist fails its condition.
-  update.key = Key("s3a://b/t", FileName(6));
+  update.key = Key("s3a://b/t", CommitFileName(6));
   EXPECT_EQ(client_->UpdateItem(update).code(), StatusCode::kAlreadyExists);
 }
 
 TEST_F(DynamoDbClientIntegrationTest, DeleteItemRemovesTheEntry) {
   const std::string table = NewDeltaLogTable();
   ASSERT_TRUE(client_->PutItem(CommitEntry(table, "s3a://b/t", 1, ".tmp/1.x")).ok());
-  Status deleted = client_->DeleteItem({table, Key("s3a://b/t", FileName(1)), {}});
+  Status deleted = client_->DeleteItem({table, Key("s3a://b/t", CommitFileName(1)), {}});
   ASSERT_TRUE(deleted.ok()) << deleted.ToString();
-  auto item = client_->GetItem({table, Key("s3a://b/t", FileName(1)), true});
+  auto item = client_->GetItem({table, Key("s3a://b/t", CommitFileName(1)), true});
   ASSERT_TRUE(item.ok()) << item.status().ToString();
   EXPECT_FALSE(item->has_value());
   // Deleting what is not there is not an error in DynamoDB.
-  EXPECT_TRUE(client_->DeleteItem({table, Key("s3a://b/t", FileName(1)), {}}).ok());
+  EXPECT_TRUE(client_->DeleteItem({table, Key("s3a://b/t", CommitFileName(1)), {}}).ok());
 }
 
 TEST_F(DynamoDbClientIntegrationTest, MissingTableIsNotFoundWithCreateTableHint) {
@@ -274,7 +248,7 @@ TEST_F(DynamoDbClientIntegrationTest, MissingTableIsNotFoundWithCreateTableHint)
                         client_->config().service.endpoint_url));
   EXPECT_THAT(table.status().message(), HasSubstr("`deltacommit dynamodb create-table`"));
   EXPECT_THAT(table.status().message(), HasSubstr("dynamodb:CreateTable"));
-  auto item = client_->GetItem({name, Key("s3a://b/t", FileName(0)), true});
+  auto item = client_->GetItem({name, Key("s3a://b/t", CommitFileName(0)), true});
   EXPECT_EQ(item.status().code(), StatusCode::kNotFound);
 }
 

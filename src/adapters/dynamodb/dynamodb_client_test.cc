@@ -2,6 +2,7 @@
 // operation, how replies decode, how each error code maps into Status, and
 // which failures are sent again (with the backoff recorded by a
 // RecordingSleeper over a FakeClock, so nothing sleeps).
+#include "adapters/dynamodb/dynamodb_test_http.h"
 #include "adapters/dynamodb/dynamodb_client.h"
 
 #include <chrono>
@@ -17,60 +18,18 @@
 namespace deltacommit::dynamodb {
 namespace {
 
+using ::deltacommit::dynamodb::testing::Reply;
+using ::deltacommit::dynamodb::testing::Ok;
+using ::deltacommit::dynamodb::testing::Error;
+using ::deltacommit::dynamodb::testing::HeaderOf;
+using ::deltacommit::dynamodb::testing::ScriptedHttpClient;
+
 using std::chrono::milliseconds;
 using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::StartsWith;
 
 constexpr char kEndpoint[] = "http://127.0.0.1:8000";
-
-aws::HttpResponse Reply(long status, std::string body) {
-  aws::HttpResponse r;
-  r.status = status;
-  r.body = std::move(body);
-  r.headers = {{"x-amzn-requestid", "REQ123"}};
-  return r;
-}
-
-aws::HttpResponse Ok(std::string body = "{}") { return Reply(200, std::move(body)); }
-
-aws::HttpResponse Error(long status, const std::string& code, const std::string& message = "") {
-  return Reply(status, R"({"__type":"com.amazonaws.dynamodb.v20120810#)" + code +
-                           R"(","message":")" + message + R"("})");
-}
-
-std::string HeaderOf(const aws::HttpRequest& request, std::string_view name) {
-  for (const auto& [n, v] : request.headers) {
-    if (n.size() == name.size() && std::equal(n.begin(), n.end(), name.begin(), [](char a, char b) {
-          return std::tolower(static_cast<unsigned char>(a)) ==
-                 std::tolower(static_cast<unsigned char>(b));
-        })) {
-      return v;
-    }
-  }
-  return "<absent>";
-}
-
-// Replays scripted results in order (the last one repeats) and records what
-// it was sent.
-class ScriptedHttpClient : public aws::HttpClient {
- public:
-  void Script(std::vector<StatusOr<aws::HttpResponse>> script) {
-    script_.assign(script.begin(), script.end());
-  }
-  StatusOr<aws::HttpResponse> Send(const aws::HttpRequest& request) override {
-    sent_.push_back(request);
-    if (script_.empty()) return Ok();
-    StatusOr<aws::HttpResponse> next = script_.front();
-    if (script_.size() > 1) script_.pop_front();
-    return next;
-  }
-  const std::vector<aws::HttpRequest>& sent() const { return sent_; }
-
- private:
-  std::deque<StatusOr<aws::HttpResponse>> script_;
-  std::vector<aws::HttpRequest> sent_;
-};
 
 // Counts how often the client asks for credentials (once per attempt).
 class CountingCredentials : public aws::CredentialsProvider {

@@ -16,6 +16,7 @@
 #include "adapters/aws/credentials.h"
 #include "adapters/aws/http.h"
 #include "adapters/dynamodb/dynamodb_client.h"
+#include "common/test_servers.h"
 #include "adapters/dynamodb/dynamodb_coordination_table.h"
 #include "deltacommit/log_path.h"
 #include "gmock/gmock.h"
@@ -28,42 +29,15 @@ using ::testing::HasSubstr;
 
 constexpr char kTablePath[] = "s3a://bucket/warehouse/t";
 
-bool InCi() {
-  const char* ci = std::getenv("CI");
-  return ci != nullptr && *ci != '\0' && std::string(ci) != "false";
-}
-
-std::optional<std::string> DynamoDbUnavailable() {
-  for (const char* var :
-       {"AWS_ENDPOINT_URL_DYNAMODB", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"}) {
-    const char* v = std::getenv(var);
-    if (v == nullptr || *v == '\0') {
-      return std::string(var) +
-             " is not set: start dynalite (TESTINFRA.md) and export "
-             "AWS_ENDPOINT_URL_DYNAMODB=http://127.0.0.1:PORT, AWS_ACCESS_KEY_ID, "
-             "AWS_SECRET_ACCESS_KEY, AWS_REGION";
-    }
-  }
-  return std::nullopt;
-}
-
-std::string FileName(int version) {
-  std::string digits = std::to_string(version);
-  return std::string(20 - digits.size(), '0') + digits + ".json";
-}
-
 ExternalCommitEntry Entry(const std::string& table_path, int version, const std::string& temp) {
-  return {table_path, FileName(version), ".tmp/" + FileName(version) + "." + temp, false,
+  return {table_path, CommitFileName(version), ".tmp/" + CommitFileName(version) + "." + temp, false,
           std::nullopt};
 }
 
 class DynamoDbCoordinationTableIntegrationTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (auto why = DynamoDbUnavailable()) {
-      if (InCi()) FAIL() << "CI needs the DynamoDB test server (dynalite): " << *why;
-      GTEST_SKIP() << *why;
-    }
+    DC_REQUIRE_DYNAMODB();
     aws::AwsConfigOverrides overrides;
     overrides.allow_http = true;  // the test server is on loopback
     auto service = aws::ResolveServiceConfig("dynamodb", overrides);
@@ -123,8 +97,8 @@ TEST_F(DynamoDbCoordinationTableIntegrationTest, PutIfAbsentThenCompleteWithPut)
   Status second = table_->PutIfAbsent(Entry(kTablePath, 0, "b"));
   EXPECT_EQ(second.code(), StatusCode::kAlreadyExists) << second.ToString();
   EXPECT_THAT(second.message(),
-              HasSubstr("tablePath " + std::string(kTablePath) + ", fileName " + FileName(0)));
-  auto read = table_->Get(kTablePath, FileName(0));
+              HasSubstr("tablePath " + std::string(kTablePath) + ", fileName " + CommitFileName(0)));
+  auto read = table_->Get(kTablePath, CommitFileName(0));
   ASSERT_TRUE(read.ok()) << read.status().ToString();
   EXPECT_EQ(*read, incomplete);  // the loser changed nothing
 
@@ -133,7 +107,7 @@ TEST_F(DynamoDbCoordinationTableIntegrationTest, PutIfAbsentThenCompleteWithPut)
   complete.expire_time = 1'700'086'400;
   Status put = table_->Put(complete);
   ASSERT_TRUE(put.ok()) << put.ToString();
-  read = table_->Get(kTablePath, FileName(0));
+  read = table_->Get(kTablePath, CommitFileName(0));
   ASSERT_TRUE(read.ok()) << read.status().ToString();
   EXPECT_EQ(*read, complete);
 
@@ -142,7 +116,7 @@ TEST_F(DynamoDbCoordinationTableIntegrationTest, PutIfAbsentThenCompleteWithPut)
 }
 
 TEST_F(DynamoDbCoordinationTableIntegrationTest, GetOfAbsentEntryIsNullopt) {
-  auto read = table_->Get(kTablePath, FileName(3));
+  auto read = table_->Get(kTablePath, CommitFileName(3));
   ASSERT_TRUE(read.ok()) << read.status().ToString();
   EXPECT_FALSE(read->has_value());
   auto latest = table_->GetLatest(kTablePath);
@@ -201,7 +175,7 @@ TEST_F(DynamoDbCoordinationTableIntegrationTest, RacingPutIfAbsentExactlyOneWins
   for (std::thread& t : threads) t.join();
   EXPECT_EQ(winners.load(), 1);
   EXPECT_EQ(losers.load(), kWriters - 1);
-  auto read = table_->Get(kTablePath, FileName(7));
+  auto read = table_->Get(kTablePath, CommitFileName(7));
   ASSERT_TRUE(read.ok() && read->has_value()) << read.status().ToString();
   EXPECT_THAT(won_by, ::testing::Contains((*read)->temp_path));
 }
@@ -209,15 +183,15 @@ TEST_F(DynamoDbCoordinationTableIntegrationTest, RacingPutIfAbsentExactlyOneWins
 // The items Delta Spark's S3DynamoDBLogStore writes, put with the raw
 // client: the incomplete entry (no expireTime), then the complete one.
 TEST_F(DynamoDbCoordinationTableIntegrationTest, ReadsItemsWrittenAsDeltaSparkWritesThem) {
-  const std::string temp = ".tmp/" + FileName(4) + ".0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0";
+  const std::string temp = ".tmp/" + CommitFileName(4) + ".0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0";
   Item item{{"tablePath", AttributeValue::String(kTablePath)},
-            {"fileName", AttributeValue::String(FileName(4))},
+            {"fileName", AttributeValue::String(CommitFileName(4))},
             {"tempPath", AttributeValue::String(temp)},
             {"complete", AttributeValue::String("false")}};
   ASSERT_TRUE(client_->PutItem({name_, item, {"attribute_not_exists(fileName)"}}).ok());
-  auto read = table_->Get(kTablePath, FileName(4));
+  auto read = table_->Get(kTablePath, CommitFileName(4));
   ASSERT_TRUE(read.ok()) << read.status().ToString();
-  EXPECT_EQ(*read, (ExternalCommitEntry{kTablePath, FileName(4), temp, false, std::nullopt}));
+  EXPECT_EQ(*read, (ExternalCommitEntry{kTablePath, CommitFileName(4), temp, false, std::nullopt}));
   auto latest = table_->GetLatest(kTablePath);
   ASSERT_TRUE(latest.ok()) << latest.status().ToString();
   EXPECT_EQ(*latest, *read);
@@ -225,9 +199,9 @@ TEST_F(DynamoDbCoordinationTableIntegrationTest, ReadsItemsWrittenAsDeltaSparkWr
   item["complete"] = AttributeValue::String("true");
   item["expireTime"] = AttributeValue::Number(1'700'086'400);
   ASSERT_TRUE(client_->PutItem({name_, item, {}}).ok());
-  read = table_->Get(kTablePath, FileName(4));
+  read = table_->Get(kTablePath, CommitFileName(4));
   ASSERT_TRUE(read.ok()) << read.status().ToString();
-  EXPECT_EQ(*read, (ExternalCommitEntry{kTablePath, FileName(4), temp, true, 1'700'086'400}));
+  EXPECT_EQ(*read, (ExternalCommitEntry{kTablePath, CommitFileName(4), temp, true, 1'700'086'400}));
 
   // And ours reads back, item for item, as Delta Spark's.
   auto raw = client_->GetItem(
@@ -242,11 +216,11 @@ TEST_F(DynamoDbCoordinationTableIntegrationTest, ReadsItemsWrittenAsDeltaSparkWr
 
 TEST_F(DynamoDbCoordinationTableIntegrationTest, ItemOfAnotherShapeIsDataLoss) {
   Item item{{"tablePath", AttributeValue::String(kTablePath)},
-            {"fileName", AttributeValue::String(FileName(2))},
+            {"fileName", AttributeValue::String(CommitFileName(2))},
             {"tempPath", AttributeValue::String(".tmp/x")},
             {"complete", AttributeValue::Bool(false)}};
   ASSERT_TRUE(client_->PutItem({name_, item, {}}).ok());
-  auto read = table_->Get(kTablePath, FileName(2));
+  auto read = table_->Get(kTablePath, CommitFileName(2));
   EXPECT_EQ(read.status().code(), StatusCode::kDataLoss) << read.status().ToString();
   EXPECT_THAT(read.status().message(), HasSubstr("attribute complete is BOOL, expected S"));
   auto latest = table_->GetLatest(kTablePath);
@@ -255,7 +229,7 @@ TEST_F(DynamoDbCoordinationTableIntegrationTest, ItemOfAnotherShapeIsDataLoss) {
 
 TEST_F(DynamoDbCoordinationTableIntegrationTest, MissingTableIsNotFound) {
   DynamoDbCoordinationTable missing(*client_, "dc_test_missing_" + NewUuid());
-  auto read = missing.Get(kTablePath, FileName(0));
+  auto read = missing.Get(kTablePath, CommitFileName(0));
   EXPECT_EQ(read.status().code(), StatusCode::kNotFound) << read.status().ToString();
   EXPECT_EQ(missing.PutIfAbsent(Entry(kTablePath, 0, "a")).code(), StatusCode::kNotFound);
   EXPECT_EQ(missing.GetLatest(kTablePath).status().code(), StatusCode::kNotFound);

@@ -2,6 +2,7 @@
 // HttpClient: the exact DynamoDB request of each call (Delta Spark's item
 // shape), how items parse, and that items another writer got wrong are
 // kDataLoss naming the attribute and the key, never a crash.
+#include "adapters/dynamodb/dynamodb_test_http.h"
 #include "adapters/dynamodb/dynamodb_coordination_table.h"
 
 #include <algorithm>
@@ -19,58 +20,18 @@
 namespace deltacommit::dynamodb {
 namespace {
 
+using ::deltacommit::dynamodb::testing::Reply;
+using ::deltacommit::dynamodb::testing::Ok;
+using ::deltacommit::dynamodb::testing::Error;
+using ::deltacommit::dynamodb::testing::HeaderOf;
+using ::deltacommit::dynamodb::testing::ScriptedHttpClient;
+
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::SizeIs;
 
 constexpr char kEndpoint[] = "http://127.0.0.1:8000";
 constexpr char kV7[] = "00000000000000000007.json";
-
-aws::HttpResponse Reply(long status, std::string body) {
-  aws::HttpResponse r;
-  r.status = status;
-  r.body = std::move(body);
-  r.headers = {{"x-amzn-requestid", "REQ123"}};
-  return r;
-}
-
-aws::HttpResponse Ok(std::string body = "{}") { return Reply(200, std::move(body)); }
-
-aws::HttpResponse Error(long status, const std::string& code) {
-  return Reply(status, R"({"__type":"com.amazonaws.dynamodb.v20120810#)" + code +
-                           R"(","message":"refused"})");
-}
-
-std::string TargetOf(const aws::HttpRequest& request) {
-  for (const auto& [name, value] : request.headers) {
-    std::string lower = name;
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    if (lower == "x-amz-target") return value;
-  }
-  return "<absent>";
-}
-
-// Replays scripted results in order (the last one repeats; none: "{}") and
-// records what it was sent.
-class ScriptedHttpClient : public aws::HttpClient {
- public:
-  void Script(std::vector<StatusOr<aws::HttpResponse>> script) {
-    script_.assign(script.begin(), script.end());
-  }
-  StatusOr<aws::HttpResponse> Send(const aws::HttpRequest& request) override {
-    sent_.push_back(request);
-    if (script_.empty()) return Ok();
-    StatusOr<aws::HttpResponse> next = script_.front();
-    if (script_.size() > 1) script_.pop_front();
-    return next;
-  }
-  const std::vector<aws::HttpRequest>& sent() const { return sent_; }
-
- private:
-  std::deque<StatusOr<aws::HttpResponse>> script_;
-  std::vector<aws::HttpRequest> sent_;
-};
 
 class StaticCredentials : public aws::CredentialsProvider {
  public:
@@ -133,7 +94,7 @@ TEST_F(DynamoDbCoordinationTableTest, DescribeNamesTableRegionAndEndpoint) {
 TEST_F(DynamoDbCoordinationTableTest, PutIfAbsentIsConditionalPutItemOfDeltaSparkItem) {
   ASSERT_TRUE(table_.PutIfAbsent(Incomplete()).ok());
   const aws::HttpRequest& r = OnlyRequest();
-  EXPECT_EQ(TargetOf(r), "DynamoDB_20120810.PutItem");
+  EXPECT_EQ(HeaderOf(r, "X-Amz-Target"), "DynamoDB_20120810.PutItem");
   EXPECT_EQ(r.body,
             R"j({"ConditionExpression":"attribute_not_exists(fileName)",)j"
             R"("Item":{"complete":{"S":"false"},"fileName":{"S":"00000000000000000007.json"},)"
@@ -164,7 +125,7 @@ TEST_F(DynamoDbCoordinationTableTest, PutIfAbsentLostReplyIsUnknownOutcomeNaming
 TEST_F(DynamoDbCoordinationTableTest, PutIsUnconditionalAndWritesExpireTimeAsNumber) {
   ASSERT_TRUE(table_.Put(Complete()).ok());
   const aws::HttpRequest& r = OnlyRequest();
-  EXPECT_EQ(TargetOf(r), "DynamoDB_20120810.PutItem");
+  EXPECT_EQ(HeaderOf(r, "X-Amz-Target"), "DynamoDB_20120810.PutItem");
   EXPECT_EQ(r.body,
             R"({"Item":{"complete":{"S":"true"},"expireTime":{"N":"1700086400"},)"
             R"("fileName":{"S":"00000000000000000007.json"},"tablePath":{"S":"s3a://bucket/t"},)"
@@ -188,7 +149,7 @@ TEST_F(DynamoDbCoordinationTableTest, GetIsConsistentGetItemAndParsesTheEntry) {
   ASSERT_TRUE(entry->has_value());
   EXPECT_EQ(**entry, Complete());
   const aws::HttpRequest& r = OnlyRequest();
-  EXPECT_EQ(TargetOf(r), "DynamoDB_20120810.GetItem");
+  EXPECT_EQ(HeaderOf(r, "X-Amz-Target"), "DynamoDB_20120810.GetItem");
   EXPECT_EQ(r.body, R"({"ConsistentRead":true,"Key":{"fileName":{"S":"00000000000000000007.json"},)"
                     R"("tablePath":{"S":"s3a://bucket/t"}},"TableName":"delta_log"})");
 }
@@ -220,7 +181,7 @@ TEST_F(DynamoDbCoordinationTableTest, GetLatestIsDescendingLimitOneConsistentQue
   ASSERT_TRUE(entry->has_value());
   EXPECT_EQ(**entry, Incomplete());
   const aws::HttpRequest& r = OnlyRequest();
-  EXPECT_EQ(TargetOf(r), "DynamoDB_20120810.Query");
+  EXPECT_EQ(HeaderOf(r, "X-Amz-Target"), "DynamoDB_20120810.Query");
   EXPECT_EQ(r.body,
             R"({"ConsistentRead":true,"ExpressionAttributeValues":{":p":{"S":"s3a://bucket/t"}},)"
             R"("KeyConditionExpression":"tablePath = :p","Limit":1,"ScanIndexForward":false,)"
@@ -359,15 +320,15 @@ TEST_F(DynamoDbCoordinationTableTest, CreateDeltaLogTableOnDemandWaitsThenEnable
   EXPECT_THAT(*warnings, IsEmpty());
   const std::vector<aws::HttpRequest>& sent = http_.sent();
   ASSERT_THAT(sent, SizeIs(4));
-  EXPECT_EQ(TargetOf(sent[0]), "DynamoDB_20120810.CreateTable");
+  EXPECT_EQ(HeaderOf(sent[0], "X-Amz-Target"), "DynamoDB_20120810.CreateTable");
   EXPECT_EQ(sent[0].body,
             R"({"AttributeDefinitions":[{"AttributeName":"tablePath","AttributeType":"S"},)"
             R"({"AttributeName":"fileName","AttributeType":"S"}],"BillingMode":"PAY_PER_REQUEST",)"
             R"("KeySchema":[{"AttributeName":"tablePath","KeyType":"HASH"},)"
             R"({"AttributeName":"fileName","KeyType":"RANGE"}],"TableName":"delta_log"})");
-  EXPECT_EQ(TargetOf(sent[1]), "DynamoDB_20120810.DescribeTable");
-  EXPECT_EQ(TargetOf(sent[2]), "DynamoDB_20120810.DescribeTable");
-  EXPECT_EQ(TargetOf(sent[3]), "DynamoDB_20120810.UpdateTimeToLive");
+  EXPECT_EQ(HeaderOf(sent[1], "X-Amz-Target"), "DynamoDB_20120810.DescribeTable");
+  EXPECT_EQ(HeaderOf(sent[2], "X-Amz-Target"), "DynamoDB_20120810.DescribeTable");
+  EXPECT_EQ(HeaderOf(sent[3], "X-Amz-Target"), "DynamoDB_20120810.UpdateTimeToLive");
   EXPECT_EQ(sent[3].body, R"({"TableName":"delta_log","TimeToLiveSpecification":)"
                           R"({"AttributeName":"expireTime","Enabled":true}})");
   EXPECT_THAT(sleeper_.sleeps(), SizeIs(1));  // one poll while CREATING, on the fake clock
@@ -388,7 +349,7 @@ TEST_F(DynamoDbCoordinationTableTest, CreateDeltaLogTableProvisionedWithoutTtl) 
             R"({"AttributeName":"fileName","KeyType":"RANGE"}],)"
             R"("ProvisionedThroughput":{"ReadCapacityUnits":7,"WriteCapacityUnits":3},)"
             R"("TableName":"delta_log"})");
-  EXPECT_EQ(TargetOf(sent[1]), "DynamoDB_20120810.DescribeTable");
+  EXPECT_EQ(HeaderOf(sent[1], "X-Amz-Target"), "DynamoDB_20120810.DescribeTable");
 }
 
 TEST_F(DynamoDbCoordinationTableTest, ServerWithoutUpdateTimeToLiveIsAWarning) {

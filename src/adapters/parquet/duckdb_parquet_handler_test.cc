@@ -128,12 +128,7 @@ std::vector<std::string> Cases() {
 }
 
 std::string CaseName(const ::testing::TestParamInfo<std::string>& info) {
-  if (info.param.empty()) return "NoTablesListed";
-  std::string name = info.param;
-  for (char& c : name) {
-    if (std::isalnum(static_cast<unsigned char>(c)) == 0) c = '_';
-  }
-  return name;
+  return GoldenCaseName(info.param);
 }
 
 // A copy of the table's _delta_log in a fresh temp dir, keeping of the

@@ -1,6 +1,7 @@
-#include "common/s3_test_env.h"
+#include "common/test_servers.h"
 
 #include <cstdlib>
+#include <initializer_list>
 
 #include "adapters/aws/aws_config.h"
 #include "deltacommit/log_path.h"
@@ -12,9 +13,10 @@ bool InCi() {
   return ci != nullptr && *ci != '\0' && std::string(ci) != "false";
 }
 
-std::optional<std::string> S3Unavailable() {
-  for (const char* var : {"AWS_ENDPOINT_URL_S3", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY",
-                          "DELTACOMMIT_TEST_BUCKET"}) {
+namespace {
+
+std::optional<std::string> FirstUnset(std::initializer_list<const char*> variables) {
+  for (const char* var : variables) {
     const char* v = std::getenv(var);
     if (v == nullptr || *v == '\0') {
       return std::string(var) + " is not set: start the servers with "
@@ -22,6 +24,17 @@ std::optional<std::string> S3Unavailable() {
     }
   }
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> S3Unavailable() {
+  return FirstUnset({"AWS_ENDPOINT_URL_S3", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY",
+                     "DELTACOMMIT_TEST_BUCKET"});
+}
+
+std::optional<std::string> DynamoDbUnavailable() {
+  return FirstUnset({"AWS_ENDPOINT_URL_DYNAMODB", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"});
 }
 
 S3TestStore NewS3TestStore(const std::string& purpose) {
