@@ -5,8 +5,8 @@
 // The corpus is GoldenTablesDir() (DELTACOMMIT_GOLDEN_DIR, else shared/
 // beside the checkout); each directory in it is one test case. Directories
 // that are not a plain table (the table is in a subdirectory, there is no
-// table, or the table is broken on purpose) are classified in kRules with a reason; any other directory must hold a
-// table that loads.
+// table, or the table is broken on purpose) are classified in kRules with
+// a reason; any other directory must hold a table that loads.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
