@@ -40,6 +40,9 @@ Status S3DynamoDbLogStore::Recover(const ExternalCommitEntry& entry) {
       last = head.status();
       continue;
     }
+    // N.json is in place but the entry still says incomplete: a recoverer
+    // crashing here leaves the same state to the next one.
+    DC_RETURN_IF_ERROR(RunStep(hooks_, "s3ddb/recovery-after-copy"));
     last = MarkComplete(entry);
     if (last.ok()) return OkStatus();
   }
@@ -97,6 +100,7 @@ Status S3DynamoDbLogStore::Write(Version version, std::string_view content) {
   entry.table_path = options_.table_path;
   entry.file_name = CommitFileName(version);
   entry.temp_path = TempCommitPath(version, NewUuid()).substr(kLogDir.size());
+  DC_RETURN_IF_ERROR(RunStep(hooks_, "s3ddb/before-temp-put"));
   DC_RETURN_IF_ERROR(store_.Put(TempKey(entry), content));  // step 2
   DC_RETURN_IF_ERROR(RunStep(hooks_, "s3ddb/after-temp-put"));
   DC_RETURN_IF_ERROR(PutEntry(entry));  // step 3: the commit point

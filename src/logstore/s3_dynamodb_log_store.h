@@ -4,20 +4,23 @@
 // DynamoDB table. The conditional PutItem of the entry is the commit point;
 // the object store needs no put-if-absent.
 //
-// Write of version N:
+// Write of version N ([step] = the named step hook reached after it):
 //   0. N.json exists -> kAlreadyExists.
 //   1. N > 0: entry N-1 incomplete -> recover it; else N-1.json missing ->
 //      kFailedPrecondition (log and external table out of sync).
 //      N == 0: a complete entry 0 while 0.json is missing -> kFailedPrecondition
 //      (table recreated at the same path before the entries expired).
+//                                                            [s3ddb/before-temp-put]
 //   2. put the temp object _delta_log/.tmp/N.json.<uuid>    [s3ddb/after-temp-put]
 //   3. PutIfAbsent entry {complete=false}: the commit point  [s3ddb/after-commit-point]
 //   4. copy temp -> N.json                                   [s3ddb/after-copy]
 //   5. put entry {complete=true, expireTime=now+ttl}.
 // Errors after step 3 do not fail the commit: any later reader or writer
 // repairs it (Recover). Recovery of an incomplete entry: copy temp -> N.json
-// if missing, then mark complete; run on every List (latest entry) and on the
-// write of N+1, and on Read of a commit file that is not there yet.
+// if missing [s3ddb/recovery-after-copy], then mark complete; run on every
+// List (latest entry) and on the write of N+1, and on Read of a commit file
+// that is not there yet. A step hook's failure is a simulated crash: it is
+// returned at once, also from inside recovery.
 //
 // Thread-safety: safe for concurrent use (all state is in the stores).
 #pragma once

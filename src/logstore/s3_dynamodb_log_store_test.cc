@@ -1,7 +1,7 @@
 // The s3-dynamodb protocol on fakes (memory object store + memory
 // coordination table): each step, recovery, the N-1 and version-0 checks,
-// and a crash sweep over every named step. The real DynamoDB adapter is
-// tested on dynalite, and the two together in tests/integration.
+// and a crash sweep over every named step of a write. The real DynamoDB
+// adapter is tested on dynalite, and the two together in tests/integration.
 #include "logstore/s3_dynamodb_log_store.h"
 
 #include <gtest/gtest.h>
@@ -116,6 +116,24 @@ TEST_F(S3DynamoDbLogStoreTest, ErrorsAfterTheCommitPointDoNotFailTheCommit) {
   EXPECT_TRUE(Entry(0).complete);
 }
 
+// A recoverer that dies between its copy and its mark-complete leaves
+// N.json and an incomplete entry: the next recoverer only marks it.
+TEST_F(S3DynamoDbLogStoreTest, RecovererCrashAfterCopyIsFinishedByTheNext) {
+  ASSERT_TRUE(MakeLog().Write(0, "v0\n").ok());
+  ASSERT_TRUE(table_.PutIfAbsent({kTable, "00000000000000000001.json",
+                                  ".tmp/00000000000000000001.json.x", false, std::nullopt}).ok());
+  ASSERT_TRUE(store_.Put("_delta_log/.tmp/00000000000000000001.json.x", "v1\n").ok());
+  RecordingStepHooks crash;
+  crash.FailAt("s3ddb/recovery-after-copy", InternalError("crash"));
+  EXPECT_EQ(MakeLog(&crash).List(0).status().code(), StatusCode::kInternal);
+  EXPECT_EQ(store_.Get(CommitPath(1)).value(), "v1\n");
+  EXPECT_FALSE(Entry(1).complete);
+  RecordingStepHooks second;
+  ASSERT_TRUE(MakeLog(&second).List(0).ok());
+  EXPECT_EQ(second.Count("s3ddb/recovery-after-copy"), 1);
+  EXPECT_TRUE(Entry(1).complete);
+}
+
 TEST_F(S3DynamoDbLogStoreTest, RacingWritersOneVersionExactlyOneWins) {
   auto log = MakeLog();
   ASSERT_TRUE(log.Write(0, "v0\n").ok());
@@ -138,8 +156,8 @@ TEST_F(S3DynamoDbLogStoreTest, RacingWritersOneVersionExactlyOneWins) {
 // Crash a writer at every named step; another writer and a restart of the
 // first must leave each commit exactly once and every entry complete.
 TEST(S3DynamoDbCrashSweepTest, EveryStepCrashKeepsInvariants) {
-  const std::vector<std::string> steps = {"s3ddb/after-temp-put", "s3ddb/after-commit-point",
-                                          "s3ddb/after-copy"};
+  const std::vector<std::string> steps = {"s3ddb/before-temp-put", "s3ddb/after-temp-put",
+                                          "s3ddb/after-commit-point", "s3ddb/after-copy"};
   for (const std::string& step : steps) {
     SCOPED_TRACE(step);
     FakeClock clock;
