@@ -50,9 +50,9 @@ struct HttpFaultRule {
 
   HttpMatch match;
   HttpFault fault = HttpFault::kFailBeforeSend;
-  int64_t nth = 1;    // first matching request it fires on, 1-based
-  int64_t times = 1;  // matching requests it fires on from nth, or kEveryRequest
-  Status status;      // kFailBeforeSend and kDropReply; OK means the default
+  int64_t nth = 1;     // first matching request it fires on, 1-based
+  int64_t times = 1;   // matching requests it fires on from nth, or kEveryRequest
+  Status status;       // kFailBeforeSend and kDropReply; OK means the default
   HttpResponse reply;  // kCannedReply
 
   // Shorthands: HttpFaultRule::CannedReply(match, throttled).Times(3).

@@ -24,8 +24,12 @@ class RecordingHttpClient : public HttpClient {
 };
 
 HttpRequest DynamoDbCall(const std::string& operation, const std::string& body) {
-  return {"POST", "http://127.0.0.1:8000/",
-          {{"x-amz-target", "DynamoDB_20120810." + operation}}, body};
+  HttpRequest r;
+  r.method = "POST";
+  r.url = "http://127.0.0.1:8000/";
+  r.headers = {{"x-amz-target", "DynamoDB_20120810." + operation}};  // any case matches
+  r.body = body;
+  return r;
 }
 
 HttpResponse Throttled() {
@@ -82,7 +86,7 @@ TEST(FaultInjectingHttpClientTest, FailBeforeSendNeverReachesTheServer) {
   EXPECT_NE(r.status().message().find("Query"), std::string::npos) << r.status().message();
   EXPECT_TRUE(base.sent.empty());
   client.AddRule(HttpFaultRule::FailBeforeSend(HttpMatch::Operation("GetItem"),
-                                              UnknownOutcomeError("lost on the way")));
+                                               UnknownOutcomeError("lost on the way")));
   EXPECT_EQ(client.Send(DynamoDbCall("GetItem", "g")).status().message(), "lost on the way");
   EXPECT_TRUE(base.sent.empty());
 }
@@ -100,9 +104,9 @@ TEST(FaultInjectingHttpClientTest, DropReplySendsThenReportsUnknownOutcome) {
 TEST(FaultInjectingHttpClientTest, EveryRequestUntilClearedFirstAddedRuleWins) {
   RecordingHttpClient base;
   FaultInjectingHttpClient client(base);
-  auto every = client.AddRule(
-      HttpFaultRule::CannedReply(HttpMatch::Operation("PutItem"), Throttled())
-          .Times(HttpFaultRule::kEveryRequest));
+  auto every =
+      client.AddRule(HttpFaultRule::CannedReply(HttpMatch::Operation("PutItem"), Throttled())
+                         .Times(HttpFaultRule::kEveryRequest));
   auto later = client.AddRule(HttpFaultRule::FailBeforeSend(HttpMatch()).From(3));
   for (int i = 0; i < 3; ++i) EXPECT_EQ(client.Send(DynamoDbCall("PutItem", "p"))->status, 400);
   EXPECT_EQ(client.FiredCount(every), 3);
