@@ -1,8 +1,11 @@
 // s3-dynamodb on the real servers (Ceph RGW + dynalite): concurrent CLI
-// writer processes, Spark-compatible entries, and recovery of a commit whose
-// writer died after the commit point.
+// writer processes with readers running meanwhile, Spark-compatible entries,
+// and recovery of a commit whose writer died after the commit point. Faults
+// and crashes: s3_dynamodb_fault_test.cc.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <map>
 #include <thread>
@@ -21,6 +24,13 @@ namespace {
 using testing::CliResult;
 using testing::RunCli;
 using testing::AddLine;
+
+// The version in `snapshot --json` output, or -1.
+Version SnapshotVersion(const std::string& out) {
+  const std::string key = "\"version\":";
+  const size_t at = out.find(key);
+  return at == std::string::npos ? -1 : std::atoll(out.c_str() + at + key.size());
+}
 
 class S3DynamoDbTest : public ::testing::Test {
  protected:
@@ -55,6 +65,24 @@ class S3DynamoDbTest : public ::testing::Test {
     return RunCli(args, input);
   }
 
+  // Runs `snapshot` and `check` in a loop while `writing`: every run must
+  // succeed (recovering in-flight commits as it lists), and the version seen
+  // only goes up. Counts the runs in *runs.
+  void ReadInALoop(const std::atomic<bool>& writing, int* runs) {
+    Version seen = -1;
+    while (writing.load()) {
+      CliResult snap = Cli({"snapshot", table_uri_, "--json"});
+      EXPECT_EQ(snap.exit_code, 0) << snap.err;
+      const Version v = SnapshotVersion(snap.out);
+      EXPECT_GE(v, 0) << snap.out;
+      EXPECT_GE(v, seen) << snap.out;
+      seen = std::max(seen, v);
+      CliResult check = Cli({"check", table_uri_});
+      EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
+      *runs += 2;
+    }
+  }
+
   testing::S3TestStore s3_;
   std::string table_uri_;
   std::string ddb_table_;
@@ -63,9 +91,15 @@ class S3DynamoDbTest : public ::testing::Test {
   std::unique_ptr<S3DynamoDbLogStore> log_;
 };
 
-TEST_F(S3DynamoDbTest, EightProcessesTenCommitsEachLandOnceWithCompleteEntries) {
+TEST_F(S3DynamoDbTest, EightProcessesTwentyCommitsEachWhileReadersLoopLandOnceWithCompleteEntries) {
   ASSERT_EQ(Cli({"create", table_uri_, "--schema", "id:long"}).exit_code, 0);
-  constexpr int kWriters = 8, kCommits = 10;
+  constexpr int kWriters = 8, kCommits = 20, kReaders = 2;
+  std::atomic<bool> writing{true};
+  std::vector<int> reader_runs(kReaders, 0);
+  std::vector<std::thread> readers;
+  for (int& runs : reader_runs) {
+    readers.emplace_back([this, &writing, counter = &runs] { ReadInALoop(writing, counter); });
+  }
   std::vector<std::thread> writers;
   for (int w = 0; w < kWriters; ++w) {
     writers.emplace_back([&, w] {
@@ -77,6 +111,9 @@ TEST_F(S3DynamoDbTest, EightProcessesTenCommitsEachLandOnceWithCompleteEntries) 
     });
   }
   for (auto& t : writers) t.join();
+  writing = false;
+  for (auto& t : readers) t.join();
+  for (int runs : reader_runs) EXPECT_GT(runs, 2) << "a reader barely ran while the writers did";
   auto report = CheckLog(*log_);
   ASSERT_TRUE(report.ok()) << report.status().ToString();
   EXPECT_TRUE(report->sound());
