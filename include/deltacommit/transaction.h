@@ -44,7 +44,10 @@ struct TransactionOptions {
 
 enum class CommitResult {
   kCommitted,         // written at `version`
-  kAlreadyCommitted,  // the txn (appId, version) was already in the log at `version`
+  // The txn (appId, version) was already in the log: `version` is the log
+  // version where this was seen (the read snapshot's or the winner's); the
+  // txn landed at or before it (a checkpoint does not say exactly where).
+  kAlreadyCommitted,
   kConflict,          // a concurrent commit conflicts; see `conflict`
 };
 
