@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
   deltacommit::cli::RegisterHistory(app, &exit_code);
   deltacommit::cli::RegisterCheck(app, &exit_code);
   deltacommit::cli::RegisterDynamoDb(app, &exit_code);
+  deltacommit::cli::RegisterDoctor(app, &exit_code);
   deltacommit::cli::RegisterDemo(app, &exit_code, argv[0]);
   try {
     app.parse(argc, argv);
