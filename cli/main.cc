@@ -11,7 +11,7 @@ namespace {
 constexpr const char* kFooter = R"(
 Exit codes:
   0  success
-  1  error (I/O, store or internal failure)
+  1  error (I/O, store or internal failure); `doctor`: a check failed
   2  bad usage or invalid input
   3  the commit conflicts with a concurrent commit (nothing was written)
   4  `check` found problems in the log

@@ -198,7 +198,7 @@ SnapshotRequest OpenTable::Request(std::optional<Version> version) const {
 
 void AddTableOptions(CLI::App* command, TableOptions* o) {
   command->add_option("--log-store", o->log_store,
-                      "Commit mode: local (local tables), s3-conditional (default for s3://)");
+                      "Commit mode: local (local tables), s3-conditional (default for s3://), s3-dynamodb");
   command->add_option("--endpoint-url", o->endpoint_url,
                       "S3 endpoint (else AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, profile, AWS)");
   command->add_option("--region", o->region, "AWS region (else AWS_REGION, AWS_DEFAULT_REGION)");
