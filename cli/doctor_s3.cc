@@ -79,20 +79,26 @@ void CheckGet(S3ObjectStore& s3, std::optional<Version> latest, bool listed,
 // _delta_log/.tmp/), which the WARN names.
 void CheckDelete(S3ObjectStore& s3, const std::string& mode, const std::vector<std::string>& keys,
                  DoctorReport& report) {
+  std::string left;
+  Status error;
   for (const std::string& key : keys) {
     Status st = s3.Delete(key);
     if (st.ok()) continue;
-    std::string why = mode == "s3-conditional"
-                          ? "s3-conditional deletes its If-None-Match probe the same way, so its "
-                            "probes will be left too"
-                          : "s3-dynamodb itself does not delete";
-    report.Add("s3:DeleteObject", Verdict::kWarn,
-               "the probe object " + s3.Describe() + "/" + key +
-                   " was left behind (harmless: readers skip _delta_log/.tmp/; delete it by "
-                   "hand); " + why + ": " + st.ToString());
+    left += (left.empty() ? "" : ", ") + s3.Describe() + "/" + key;
+    error = st;
+  }
+  if (left.empty()) {
+    report.Add("s3:DeleteObject", Verdict::kOk, "deleted the probe objects");
     return;
   }
-  report.Add("s3:DeleteObject", Verdict::kOk, "deleted the probe objects");
+  std::string why = mode == "s3-conditional"
+                        ? "s3-conditional deletes its If-None-Match probe the same way, so its "
+                          "probes will be left too"
+                        : "s3-dynamodb itself does not delete";
+  report.Add("s3:DeleteObject", Verdict::kWarn,
+             "the probe object " + left +
+                 " was left behind (harmless: readers skip _delta_log/.tmp/; delete it by "
+                 "hand); " + why + ": " + error.ToString());
 }
 
 // The mode's own requirement, on the probe object already written.
