@@ -12,6 +12,7 @@ void RegisterSnapshot(CLI::App& app, int* exit_code);
 void RegisterHistory(CLI::App& app, int* exit_code);
 void RegisterCheck(CLI::App& app, int* exit_code);
 void RegisterDynamoDb(CLI::App& app, int* exit_code);
+void RegisterDoctor(CLI::App& app, int* exit_code);
 void RegisterDemo(CLI::App& app, int* exit_code, const char* self_path);
 
 }  // namespace deltacommit::cli

@@ -1,5 +1,6 @@
 #include "dynamodb_settings.h"
 
+#include <cctype>
 #include <charconv>
 #include <cstdlib>
 
@@ -30,6 +31,17 @@ StatusOr<int64_t> Positive(const std::string& key, const std::string& text) {
     return InvalidArgumentError(key + "=\"" + text + "\": expected a positive integer");
   }
   return value;
+}
+
+StatusOr<bool> AutoCreate(const std::map<std::string, std::string>& options) {
+  auto it = options.find("deltacommit.dynamodb.autocreate");
+  if (it == options.end()) return false;
+  std::string v = it->second;
+  for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (v == "true") return true;
+  if (v == "false") return false;
+  return InvalidArgumentError(std::string(kAutoCreateOption) + "=\"" + it->second +
+                              "\": expected true or false");
 }
 
 // AWS_ACCESS_KEY_ID_DYNAMODB & co. (delta-rs): DynamoDB's own credentials.
@@ -91,6 +103,7 @@ StatusOr<DynamoDbSettings> ResolveDynamoDbSettings(
                                 "profiles, credential_process; or AWS_*_DYNAMODB variables)");
   }
   DC_RETURN_IF_ERROR(ApplyBilling(o, s));
+  DC_ASSIGN_OR_RETURN(s.auto_create, AutoCreate(o));
   aws::AwsConfigOverrides overrides;
   if (auto region = SparkKey(o, "ddb.region")) overrides.region = *region;
   else if (auto env = Env("AWS_REGION_DYNAMODB")) overrides.region = *env;

@@ -25,10 +25,18 @@ struct DynamoDbSettings {
   bool provisioned = false;  // else on-demand (PAY_PER_REQUEST)
   int64_t rcu = 5;
   int64_t wcu = 5;
+  // Create the table on first use when it is missing (Delta Spark does so
+  // always; we only when asked): storage option
+  // deltacommit.dynamodb.autoCreate=true, or --create-dynamodb-table.
+  bool auto_create = false;
 };
 
+// The storage option that turns auto-create on, as users spell it.
+inline constexpr const char* kAutoCreateOption = "deltacommit.dynamodb.autoCreate";
+
 // `storage_options` has lower-cased keys. kInvalidArgument naming the key
-// for malformed numbers, unknown billing modes or credential providers.
+// for malformed numbers or booleans, unknown billing modes or credential
+// providers.
 StatusOr<DynamoDbSettings> ResolveDynamoDbSettings(
     const std::map<std::string, std::string>& storage_options);
 

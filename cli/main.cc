@@ -11,7 +11,7 @@ namespace {
 constexpr const char* kFooter = R"(
 Exit codes:
   0  success
-  1  error (I/O, store or internal failure)
+  1  error (I/O, store or internal failure); `doctor`: a check failed
   2  bad usage or invalid input
   3  the commit conflicts with a concurrent commit (nothing was written)
   4  `check` found problems in the log
@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
   deltacommit::cli::RegisterHistory(app, &exit_code);
   deltacommit::cli::RegisterCheck(app, &exit_code);
   deltacommit::cli::RegisterDynamoDb(app, &exit_code);
+  deltacommit::cli::RegisterDoctor(app, &exit_code);
   deltacommit::cli::RegisterDemo(app, &exit_code, argv[0]);
   try {
     app.parse(argc, argv);

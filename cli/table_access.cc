@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <map>
 #include <mutex>
 
@@ -11,6 +12,7 @@
 #include "adapters/posix/posix_object_store.h"
 #include "adapters/s3/s3_conditional_log_store.h"
 #include "adapters/s3/s3_object_store.h"
+#include "dynamodb_lock_table.h"
 #include "dynamodb_settings.h"
 #include "logstore/object_store_log_store.h"
 #include "logstore/s3_dynamodb_log_store.h"
@@ -94,6 +96,7 @@ StatusOr<std::string> S3Mode(const TableOptions& o) {
 Status AttachDynamoDb(const std::string& table, const TableOptions& o, OpenTable& open) {
   DC_ASSIGN_OR_RETURN(auto storage, ParseStorageOptions(o));
   DC_ASSIGN_OR_RETURN(DynamoDbSettings settings, ResolveDynamoDbSettings(storage));
+  settings.auto_create = settings.auto_create || o.create_dynamodb_table;
   aws::CredentialsOptions creds;
   if (!o.profile.empty()) creds.profile = o.profile;
   creds.explicit_credentials = settings.credentials;
@@ -101,12 +104,27 @@ Status AttachDynamoDb(const std::string& table, const TableOptions& o, OpenTable
   open.dynamodb = std::make_unique<dynamodb::DynamoDbClient>(
       dynamodb::DynamoDbClientConfig{settings.service, {}}, *open.http,
       *open.dynamodb_credentials);
-  open.coordination =
+  auto coordination =
       std::make_unique<dynamodb::DynamoDbCoordinationTable>(*open.dynamodb, settings.table_name);
+  if (settings.auto_create) {
+    open.coordination = std::move(coordination);
+  } else {
+    open.coordination = std::make_unique<MissingTableHint>(std::move(coordination));
+  }
   std::string table_path = table;
   while (!table_path.empty() && table_path.back() == '/') table_path.pop_back();
   open.log = std::make_unique<S3DynamoDbLogStore>(
       *open.store, *open.coordination, S3DynamoDbOptions{table_path, settings.ttl_seconds});
+  open.dynamodb_table_path = table_path;
+  open.dynamodb_settings = std::move(settings);
+  if (open.dynamodb_settings.auto_create && !o.no_setup) {
+    DC_ASSIGN_OR_RETURN(EnsureTableResult ensured,
+                        EnsureDeltaLogTable(*open.dynamodb, open.dynamodb_settings));
+    if (ensured.created) {
+      std::cerr << "created " << open.coordination->Describe() << " for s3-dynamodb commits\n";
+    }
+    for (const std::string& w : ensured.warnings) std::cerr << "warning: " << w << "\n";
+  }
   return OkStatus();
 }
 
@@ -129,6 +147,10 @@ StatusOr<OpenTable> OpenS3(const std::string& table, const TableOptions& o) {
   open.credentials = aws::DefaultCredentialsChain(creds);
   auto s3 = std::make_unique<S3ObjectStore>(config, *open.http, *open.credentials);
   open.uri = s3->Describe();
+  if (o.create_dynamodb_table && open.mode != "s3-dynamodb") {
+    return InvalidArgumentError("--create-dynamodb-table: only for --log-store s3-dynamodb "
+                                "(this table commits with " + open.mode + ")");
+  }
   if (open.mode == "s3-dynamodb") {
     open.store = std::move(s3);
     DC_RETURN_IF_ERROR(AttachDynamoDb(table, o, open));
@@ -143,6 +165,10 @@ StatusOr<OpenTable> OpenLocal(const std::string& table, const TableOptions& o) {
   if (!o.log_store.empty() && o.log_store != "local") {
     return InvalidArgumentError("--log-store \"" + o.log_store +
                                 "\": a local table commits with the local log store");
+  }
+  if (o.create_dynamodb_table) {
+    return InvalidArgumentError("--create-dynamodb-table: only for --log-store s3-dynamodb "
+                                "(a local table commits with the local log store)");
   }
   std::string path = table.starts_with("file://") ? table.substr(7) : table;
   if (path.empty()) return InvalidArgumentError("table: empty path");
@@ -172,13 +198,16 @@ SnapshotRequest OpenTable::Request(std::optional<Version> version) const {
 
 void AddTableOptions(CLI::App* command, TableOptions* o) {
   command->add_option("--log-store", o->log_store,
-                      "Commit mode: local (local tables), s3-conditional (default for s3://)");
+                      "Commit mode: local (local tables), s3-conditional (default for s3://), s3-dynamodb");
   command->add_option("--endpoint-url", o->endpoint_url,
                       "S3 endpoint (else AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, profile, AWS)");
   command->add_option("--region", o->region, "AWS region (else AWS_REGION, AWS_DEFAULT_REGION)");
   command->add_option("--profile", o->profile, "AWS profile (else AWS_PROFILE, default)");
   command->add_option("--storage-option", o->storage_options,
                       "delta-rs storage option KEY=VALUE (repeatable)");
+  command->add_flag("--create-dynamodb-table", o->create_dynamodb_table,
+                    "s3-dynamodb: create the DynamoDB table if it is missing (storage option "
+                    "deltacommit.dynamodb.autoCreate=true)");
 }
 
 StatusOr<OpenTable> OpenTableUri(const std::string& table, const TableOptions& options) {

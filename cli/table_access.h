@@ -22,6 +22,7 @@
 #include "deltacommit/parquet_handler.h"
 #include "deltacommit/snapshot.h"
 #include "deltacommit/status.h"
+#include "dynamodb_settings.h"
 
 namespace deltacommit::cli {
 
@@ -32,6 +33,10 @@ struct TableOptions {
   std::string region;
   std::string profile;
   std::vector<std::string> storage_options;  // delta-rs style KEY=VALUE
+  bool create_dynamodb_table = false;  // --create-dynamodb-table: s3-dynamodb auto-create
+  // Not an option: open without any remote call (no auto-create), for
+  // `doctor`, which checks the table rather than sets it up.
+  bool no_setup = false;
 };
 
 void AddTableOptions(CLI::App* command, TableOptions* options);
@@ -51,6 +56,8 @@ struct OpenTable {
   std::unique_ptr<aws::CredentialsProvider> dynamodb_credentials;
   std::unique_ptr<dynamodb::DynamoDbClient> dynamodb;
   std::unique_ptr<CoordinationTable> coordination;
+  DynamoDbSettings dynamodb_settings;  // as resolved, auto_create included
+  std::string dynamodb_table_path;     // the tablePath key of this table's entries
   std::unique_ptr<LogStore> log;
   std::unique_ptr<ParquetHandler> parquet;  // checkpoints; DuckDB opened on first use
 
@@ -60,7 +67,9 @@ struct OpenTable {
 
 // TABLE is a local path, a file:// URI, or s3:// (s3a://, s3n://).
 // kInvalidArgument for unknown schemes, log stores that do not fit the
-// table, or malformed options, naming them.
+// table, or malformed options, naming them. s3-dynamodb with auto-create on
+// (and not no_setup) creates a missing DynamoDB table here, printing what it
+// did to stderr; its errors are EnsureDeltaLogTable's.
 StatusOr<OpenTable> OpenTableUri(const std::string& table, const TableOptions& options);
 
 }  // namespace deltacommit::cli

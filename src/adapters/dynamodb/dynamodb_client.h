@@ -130,6 +130,8 @@ struct TableDescription {
   std::string status;  // "CREATING", "ACTIVE", "UPDATING", "DELETING", ...
   std::string hash_key;
   std::string range_key;     // empty when the table has none
+  std::string hash_key_type;   // "S", "N" or "B" (AttributeDefinitions); empty if not given
+  std::string range_key_type;  // likewise; empty when there is no range key
   std::string billing_mode;  // "PAY_PER_REQUEST" or "PROVISIONED"
 };
 

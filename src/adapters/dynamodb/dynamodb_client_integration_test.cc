@@ -83,6 +83,8 @@ TEST_F(DynamoDbClientIntegrationTest, CreateTableWithDeltaLogSchemaBecomesActive
   EXPECT_EQ(table->status, "ACTIVE");
   EXPECT_EQ(table->hash_key, "tablePath");
   EXPECT_EQ(table->range_key, "fileName");
+  EXPECT_EQ(table->hash_key_type, "S");
+  EXPECT_EQ(table->range_key_type, "S");
   EXPECT_EQ(table->billing_mode, "PAY_PER_REQUEST");
 
   auto again = client_->CreateTable({name, {"tablePath"}, KeyAttribute{"fileName"}});

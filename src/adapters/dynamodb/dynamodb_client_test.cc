@@ -227,6 +227,8 @@ TEST_F(DynamoDbClientTest, QueryFollowsExclusiveStartKey) {
 
 TEST_F(DynamoDbClientTest, CreateTableOnDemandWithDeltaLogSchema) {
   http_.Script({Ok(R"({"TableDescription":{"TableName":"delta_log","TableStatus":"CREATING",)"
+                   R"("AttributeDefinitions":[{"AttributeName":"fileName","AttributeType":"S"},)"
+                   R"({"AttributeName":"tablePath","AttributeType":"N"}],)"
                    R"("KeySchema":[{"AttributeName":"tablePath","KeyType":"HASH"},)"
                    R"({"AttributeName":"fileName","KeyType":"RANGE"}],)"
                    R"("BillingModeSummary":{"BillingMode":"PAY_PER_REQUEST"}}})")});
@@ -243,6 +245,8 @@ TEST_F(DynamoDbClientTest, CreateTableOnDemandWithDeltaLogSchema) {
   EXPECT_EQ(table->status, "CREATING");
   EXPECT_EQ(table->hash_key, "tablePath");
   EXPECT_EQ(table->range_key, "fileName");
+  EXPECT_EQ(table->hash_key_type, "N");  // matched by name, not by position
+  EXPECT_EQ(table->range_key_type, "S");
   EXPECT_EQ(table->billing_mode, "PAY_PER_REQUEST");
 }
 

@@ -297,6 +297,16 @@ StatusOr<TableDescription> ParseTableReply(std::string_view body, const char* me
       (type == "HASH" ? d.hash_key : d.range_key) = StringMember(key, "AttributeName");
     }
   }
+  auto definitions = table->find("AttributeDefinitions");
+  if (definitions != table->end() && definitions->is_array()) {
+    for (const json& attribute : *definitions) {
+      if (!attribute.is_object()) continue;
+      const std::string name = StringMember(attribute, "AttributeName");
+      const std::string type = StringMember(attribute, "AttributeType");
+      if (!name.empty() && name == d.hash_key) d.hash_key_type = type;
+      if (!name.empty() && name == d.range_key) d.range_key_type = type;
+    }
+  }
   // No BillingModeSummary: a table that was always provisioned.
   d.billing_mode = "PROVISIONED";
   auto billing = table->find("BillingModeSummary");

@@ -1,0 +1,70 @@
+// `deltacommit doctor`: live checks that the credentials, endpoints and
+// permissions a table's commit mode needs are there, one check per
+// permission, each OK / WARN / FAIL (or SKIP when a check it depends on
+// failed). Messages name the action, the resource and the credential source,
+// never a secret.
+//
+// Probes write only under `_delta_log/.tmp/` (S3, unique names, deleted
+// again) or with a condition that must fail (DynamoDB): a doctor run never
+// changes what readers of the table see.
+//
+// Thread-safety: not thread-safe; one run at a time.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "adapters/aws/credentials.h"
+#include "adapters/aws/http.h"
+#include "deltacommit/clock.h"
+#include "table_access.h"
+
+namespace deltacommit::cli {
+
+enum class Verdict { kOk, kWarn, kFail, kSkip };
+
+// "OK", "WARN", "FAIL", "SKIP".
+const char* VerdictName(Verdict verdict);
+
+struct DoctorCheck {
+  std::string name;    // "s3:PutObject", "DynamoDB endpoint", ...
+  Verdict verdict = Verdict::kOk;
+  std::string detail;  // what was checked, or what is wrong and what to do
+};
+
+class DoctorReport {
+ public:
+  void Add(std::string name, Verdict verdict, std::string detail);
+  // OK with `ok_detail` when `status` is OK, else FAIL with its message.
+  void AddStatus(std::string name, const Status& status, std::string ok_detail);
+
+  const std::vector<DoctorCheck>& checks() const { return checks_; }
+  bool failed() const;  // any FAIL
+
+ private:
+  std::vector<DoctorCheck> checks_;
+};
+
+// "S3 credentials" / "DynamoDB credentials": resolved, not expired; names
+// the source, the redacted key id and the expiry. False when there are none
+// (the service's remaining checks are then skipped).
+bool CheckCredentials(const std::string& service, aws::CredentialsProvider& credentials,
+                      Clock& clock, DoctorReport& report);
+
+// "<service> endpoint": one unsigned request to `endpoint_url`; any HTTP
+// reply means reachable. Its Date header against the local clock: SigV4
+// refuses requests more than 15 minutes off (FAIL), 5 minutes is a WARN.
+// False when unreachable.
+bool CheckEndpoint(const std::string& service, const std::string& endpoint_url,
+                   aws::HttpClient& http, Clock& clock, DoctorReport& report);
+
+// The checks of each mode, on a table opened with TableOptions::no_setup.
+void CheckLocalTable(OpenTable& table, DoctorReport& report);
+void CheckS3Table(OpenTable& table, DoctorReport& report);       // S3 side of both S3 modes
+void CheckDynamoDbTable(OpenTable& table, DoctorReport& report);  // s3-dynamodb's table
+
+// Marks `names` as skipped because `why`.
+void SkipChecks(const std::vector<std::string>& names, const std::string& why,
+                DoctorReport& report);
+
+}  // namespace deltacommit::cli

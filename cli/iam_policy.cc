@@ -1,0 +1,64 @@
+#include "iam_policy.h"
+
+namespace deltacommit::cli {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json Statement(const char* sid, Json actions, const std::string& resource) {
+  return Json{{"Sid", sid}, {"Effect", "Allow"}, {"Action", std::move(actions)},
+              {"Resource", resource}};
+}
+
+// The S3 statements: list, read and write `_delta_log/` of the table.
+void AddS3(const PolicyInputs& in, Json& statements) {
+  const std::string partition = ArnPartition(in.s3_region);
+  const std::string log = (in.key_prefix.empty() ? "" : in.key_prefix + "/") + "_delta_log/";
+  const std::string objects = "arn:" + partition + ":s3:::" + in.bucket + "/";
+  Json list = Statement("ListDeltaLog", "s3:ListBucket", "arn:" + partition + ":s3:::" + in.bucket);
+  list["Condition"] = Json{{"StringLike", Json{{"s3:prefix", Json::array({log + "*"})}}}};
+  statements.push_back(std::move(list));
+  statements.push_back(Statement("ReadAndWriteDeltaLog", Json::array({"s3:GetObject", "s3:PutObject"}),
+                                 objects + log + "*"));
+  if (in.mode == "s3-conditional") {
+    statements.push_back(
+        Statement("DeleteConditionalPutProbe", "s3:DeleteObject", objects + log + ".tmp/*"));
+  }
+}
+
+void AddDynamoDb(const PolicyInputs& in, Json& statements) {
+  const std::string table = "arn:" + ArnPartition(in.dynamodb_region) + ":dynamodb:" +
+                            in.dynamodb_region + ":*:table/" + in.dynamodb_table;
+  statements.push_back(Statement("DeltaLogLockTable",
+                                 Json::array({"dynamodb:DescribeTable", "dynamodb:GetItem",
+                                              "dynamodb:PutItem", "dynamodb:Query"}),
+                                 table));
+  if (in.dynamodb_auto_create) {
+    statements.push_back(Statement("CreateLockTableOnFirstUse",
+                                   Json::array({"dynamodb:CreateTable",
+                                                "dynamodb:DescribeTimeToLive",
+                                                "dynamodb:UpdateTimeToLive"}),
+                                   table));
+  }
+}
+
+}  // namespace
+
+std::string ArnPartition(const std::string& region) {
+  if (region.starts_with("cn-")) return "aws-cn";
+  if (region.starts_with("us-gov-")) return "aws-us-gov";
+  return "aws";
+}
+
+StatusOr<nlohmann::ordered_json> LeastPrivilegePolicy(const PolicyInputs& in) {
+  if (in.mode != "s3-conditional" && in.mode != "s3-dynamodb") {
+    return InvalidArgumentError("no IAM policy for log store \"" + in.mode +
+                                "\": only s3-conditional and s3-dynamodb tables use AWS");
+  }
+  Json statements = Json::array();
+  AddS3(in, statements);
+  if (in.mode == "s3-dynamodb") AddDynamoDb(in, statements);
+  return Json{{"Version", "2012-10-17"}, {"Statement", std::move(statements)}};
+}
+
+}  // namespace deltacommit::cli
