@@ -43,11 +43,13 @@ class MemoryListPageTest : public ::testing::Test {
 TEST_F(MemoryListPageTest, PagesAreAscendingAndChainByStartAfter) {
   auto first = table_.ListPage(kPath, "", 2);
   ASSERT_TRUE(first.ok()) << first.status().ToString();
-  EXPECT_EQ(Names(first->entries), (std::vector<std::string>{CommitFileName(0), CommitFileName(1)}));
+  EXPECT_EQ(Names(first->entries),
+            (std::vector<std::string>{CommitFileName(0), CommitFileName(1)}));
   ASSERT_EQ(first->next_start_after, CommitFileName(1));
   auto second = table_.ListPage(kPath, *first->next_start_after, 2);
   ASSERT_TRUE(second.ok()) << second.status().ToString();
-  EXPECT_EQ(Names(second->entries), (std::vector<std::string>{CommitFileName(2), CommitFileName(3)}));
+  EXPECT_EQ(Names(second->entries),
+            (std::vector<std::string>{CommitFileName(2), CommitFileName(3)}));
   ASSERT_EQ(second->next_start_after, CommitFileName(3));
   auto last = table_.ListPage(kPath, *second->next_start_after, 2);
   ASSERT_TRUE(last.ok()) << last.status().ToString();

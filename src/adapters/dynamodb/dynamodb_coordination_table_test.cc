@@ -258,7 +258,8 @@ TEST_F(DynamoDbCoordinationTableTest, ForEachCommitEntryFollowsEveryPageInOrder)
     return OkStatus();
   });
   ASSERT_TRUE(s.ok()) << s.ToString();
-  EXPECT_EQ(seen, (std::vector<std::string>{"00000000000000000000.json", "00000000000000000001.json",
+  EXPECT_EQ(seen, (std::vector<std::string>{"00000000000000000000.json",
+                                            "00000000000000000001.json",
                                             "00000000000000000002.json",
                                             "00000000000000000003.json"}));
   const std::vector<aws::HttpRequest>& sent = http_.sent();
