@@ -1,5 +1,6 @@
-// `deltacommit dynamodb create-table`: creates the s3-dynamodb lock table
-// (Delta Spark's schema), with TTL on expireTime where the server has it.
+// `deltacommit dynamodb`: the s3-dynamodb lock table. Here create-table
+// (Delta Spark's schema, with TTL on expireTime where the server has it);
+// status and repair in cmd_dynamodb_status.cc and cmd_dynamodb_repair.cc.
 #include <iostream>
 #include <memory>
 #include <string>
@@ -8,6 +9,7 @@
 #include "adapters/aws/credentials.h"
 #include "adapters/dynamodb/dynamodb_coordination_table.h"
 #include "commands.h"
+#include "dynamodb_commands.h"
 #include "dynamodb_settings.h"
 #include "output.h"
 #include "table_access.h"
@@ -61,6 +63,8 @@ void RegisterDynamoDb(CLI::App& app, int* exit_code) {
                      "...provisionedThroughput.rcu) KEY=VALUE");
   create->add_option("--profile", args->table_options.profile, "AWS profile");
   create->callback([args, exit_code] { *exit_code = RunCreateTable(*args); });
+  RegisterDynamoDbStatus(*group, exit_code);
+  RegisterDynamoDbRepair(*group, exit_code);
 }
 
 }  // namespace deltacommit::cli

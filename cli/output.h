@@ -17,7 +17,8 @@ enum ExitCode : int {
   kExitError = 1,        // I/O, store or internal failure
   kExitBadInput = 2,     // bad usage or invalid input
   kExitConflict = 3,     // the commit conflicts with a concurrent commit
-  kExitUnsound = 4,      // `check` found problems in the log
+  kExitUnsound = 4,      // `check` found problems in the log; `dynamodb status` or
+                         // `repair`: entries that need repair (or cannot be repaired)
   kExitNotFound = 5,     // no table, or no such version
 };
 

@@ -8,6 +8,7 @@ PACKAGES=(
   libsimdjson-dev nlohmann-json3-dev libcli11-dev libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   libcurl4-openssl-dev libssl-dev libpugixml-dev
+  awscli
 )
 
 missing=()

@@ -13,8 +13,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "deltacommit/status.h"
 
@@ -27,6 +29,13 @@ struct ExternalCommitEntry {
   bool complete = false;
   std::optional<int64_t> expire_time;  // epoch seconds; set when complete
   friend bool operator==(const ExternalCommitEntry&, const ExternalCommitEntry&) = default;
+};
+
+// One page of CoordinationTable::ListPage.
+struct CommitEntryPage {
+  std::vector<ExternalCommitEntry> entries;  // ascending by file_name
+  // Where the next page starts (its `start_after`); nullopt: no more entries.
+  std::optional<std::string> next_start_after;
 };
 
 class CoordinationTable {
@@ -51,6 +60,20 @@ class CoordinationTable {
   // The entry with the greatest file_name for `table_path`, or nullopt.
   virtual StatusOr<std::optional<ExternalCommitEntry>> GetLatest(
       const std::string& table_path) = 0;
+
+  // The entries of `table_path` whose file_name sorts after `start_after`
+  // (from the first when empty), ascending by file_name, at most `limit`
+  // (> 0, else kInvalidArgument) of them. A page may hold fewer than `limit`
+  // entries, even none, while more follow: go on until next_start_after is
+  // nullopt. Pages let a caller walk 100k entries without holding them all.
+  virtual StatusOr<CommitEntryPage> ListPage(const std::string& table_path,
+                                             const std::string& start_after, int limit) = 0;
 };
+
+// Calls `visit` on every entry of `table_path`, ascending by file_name,
+// reading pages of `page_size`. Stops at the first error (of a page, or
+// returned by `visit`) and returns it.
+Status ForEachCommitEntry(CoordinationTable& table, const std::string& table_path, int page_size,
+                          const std::function<Status(const ExternalCommitEntry&)>& visit);
 
 }  // namespace deltacommit

@@ -37,4 +37,24 @@ StatusOr<std::optional<ExternalCommitEntry>> MemoryCoordinationTable::GetLatest(
   return std::optional<ExternalCommitEntry>(it->second);
 }
 
+StatusOr<CommitEntryPage> MemoryCoordinationTable::ListPage(const std::string& table_path,
+                                                            const std::string& start_after,
+                                                            int limit) {
+  if (limit <= 0) {
+    return InvalidArgumentError("listing commit entries: page limit " + std::to_string(limit) +
+                                " is not positive");
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  CommitEntryPage page;
+  auto it = entries_.upper_bound({table_path, start_after});
+  for (; it != entries_.end() && it->first.first == table_path; ++it) {
+    if (page.entries.size() == static_cast<size_t>(limit)) {
+      page.next_start_after = page.entries.back().file_name;  // more follow
+      break;
+    }
+    page.entries.push_back(it->second);
+  }
+  return page;
+}
+
 }  // namespace deltacommit

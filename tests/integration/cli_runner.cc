@@ -36,9 +36,14 @@ std::string CliPath() {
   return DELTACOMMIT_CLI_PATH;
 }
 
+CliResult RunCli(const std::vector<std::string>& args, const std::string& stdin_data) {
+  return RunProgram(CliPath(), args, stdin_data);
+}
+
 // Output goes through temp files (not pipes) so a chatty child can never
 // block on a full pipe while the test waits for it.
-CliResult RunCli(const std::vector<std::string>& args, const std::string& stdin_data) {
+CliResult RunProgram(const std::string& program, const std::vector<std::string>& args,
+                     const std::string& stdin_data) {
   char dir_template[] = "/tmp/dc-cli-XXXXXX";
   std::string dir = mkdtemp(dir_template);
   const std::string in = dir + "/in", out = dir + "/out", err = dir + "/err";
@@ -48,11 +53,10 @@ CliResult RunCli(const std::vector<std::string>& args, const std::string& stdin_
   posix_spawn_file_actions_addopen(&fa, 0, in.c_str(), O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  const std::string cli = CliPath();
-  auto argv = Argv(cli, args);
+  auto argv = Argv(program, args);
   pid_t pid = -1;
   CliResult result;
-  if (posix_spawn(&pid, cli.c_str(), &fa, nullptr, argv.data(), environ) == 0) {
+  if (posix_spawn(&pid, program.c_str(), &fa, nullptr, argv.data(), environ) == 0) {
     int status = 0;
     waitpid(pid, &status, 0);
     if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);

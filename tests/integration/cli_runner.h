@@ -20,6 +20,11 @@ std::string CliPath();
 // Runs the CLI with `args`, feeding `stdin_data`, and waits for it.
 CliResult RunCli(const std::vector<std::string>& args, const std::string& stdin_data = {});
 
+// Runs `program` (a path, not looked up in PATH) the same way, with this
+// process's environment.
+CliResult RunProgram(const std::string& program, const std::vector<std::string>& args,
+                     const std::string& stdin_data = {});
+
 // One `add` action line (size 100, no partition values) for `commit --actions -`.
 std::string AddLine(const std::string& path);
 

@@ -164,6 +164,43 @@ StatusOr<std::optional<ExternalCommitEntry>> DynamoDbCoordinationTable::GetLates
   return std::optional<ExternalCommitEntry>(std::move(entry));
 }
 
+StatusOr<CommitEntryPage> DynamoDbCoordinationTable::ListPage(const std::string& table_path,
+                                                              const std::string& start_after,
+                                                              int limit) {
+  const std::string what = "commit entries of tablePath " + table_path;
+  if (limit <= 0) {
+    return InvalidArgumentError("listing " + what + ": page limit " + std::to_string(limit) +
+                                " is not positive");
+  }
+  QueryRequest request;
+  request.table = table_;
+  request.key_condition = {"tablePath = :p", {}, {{":p", AttributeValue::String(table_path)}}};
+  request.scan_index_forward = true;  // fileName ascending: version order
+  request.limit = limit;
+  request.consistent_read = true;
+  if (!start_after.empty()) {
+    // Any key may start a page; it need not be an item.
+    request.exclusive_start_key = Item{{kTablePath, AttributeValue::String(table_path)},
+                                       {kFileName, AttributeValue::String(start_after)}};
+  }
+  StatusOr<QueryResult> result = client_.Query(request);
+  if (!result.ok()) return result.status().WithContext(what);
+  CommitEntryPage page;
+  page.entries.reserve(result->items.size());
+  for (const Item& item : result->items) {
+    DC_ASSIGN_OR_RETURN(ExternalCommitEntry entry, EntryFromItem(item, table_));
+    page.entries.push_back(std::move(entry));
+  }
+  if (result->last_evaluated_key) {
+    page.next_start_after = GetString(*result->last_evaluated_key, kFileName);
+    if (!page.next_start_after) {
+      return InternalError("DynamoDB table " + table_ + ": the reply listing " + what +
+                           " has a LastEvaluatedKey without a string fileName");
+    }
+  }
+  return page;
+}
+
 StatusOr<std::vector<std::string>> CreateDeltaLogTable(DynamoDbClient& client,
                                                        const std::string& table,
                                                        const DeltaLogTableBilling& billing,

@@ -20,6 +20,9 @@
 //   Put          PutItem, unconditional
 //   Get          GetItem, ConsistentRead
 //   GetLatest    Query tablePath = :p, descending, Limit 1, ConsistentRead
+//   ListPage     Query tablePath = :p, ascending, Limit, ConsistentRead,
+//                ExclusiveStartKey {tablePath, fileName = start_after}; the
+//                next page starts after LastEvaluatedKey's fileName
 //
 // Thread-safety: safe for concurrent use (the client is).
 #pragma once
@@ -49,6 +52,8 @@ class DynamoDbCoordinationTable : public CoordinationTable {
   StatusOr<std::optional<ExternalCommitEntry>> Get(const std::string& table_path,
                                                    const std::string& file_name) override;
   StatusOr<std::optional<ExternalCommitEntry>> GetLatest(const std::string& table_path) override;
+  StatusOr<CommitEntryPage> ListPage(const std::string& table_path,
+                                     const std::string& start_after, int limit) override;
 
   const std::string& table() const { return table_; }
 

@@ -149,6 +149,58 @@ TEST_F(DynamoDbCoordinationTableIntegrationTest, GetLatestIsTheHighestVersion) {
   EXPECT_EQ(**latest, complete);
 }
 
+TEST_F(DynamoDbCoordinationTableIntegrationTest, ListPagesWalkEveryEntryAscending) {
+  // Out of order and across a digit boundary; neighbouring table paths (a
+  // prefix and an extension of it) must not leak in.
+  const std::vector<int> versions = {4, 0, 11, 9, 2, 10, 1, 3};
+  for (int v : versions) ASSERT_TRUE(table_->PutIfAbsent(Entry(kTablePath, v, "w")).ok()) << v;
+  ASSERT_TRUE(table_->PutIfAbsent(Entry("s3a://bucket/warehouse", 5, "w")).ok());
+  ASSERT_TRUE(table_->PutIfAbsent(Entry("s3a://bucket/warehouse/t2", 6, "w")).ok());
+  const std::vector<std::string> expected = {CommitFileName(0),  CommitFileName(1),
+                                             CommitFileName(2),  CommitFileName(3),
+                                             CommitFileName(4),  CommitFileName(9),
+                                             CommitFileName(10), CommitFileName(11)};
+
+  // Pages of 3, chained by hand: 3 + 3 + 2 (maybe + an empty last page).
+  std::vector<std::string> seen;
+  std::string start_after;
+  int pages = 0;
+  while (true) {
+    auto page = table_->ListPage(kTablePath, start_after, 3);
+    ASSERT_TRUE(page.ok()) << page.status().ToString();
+    ASSERT_LE(page->entries.size(), 3u);
+    for (const ExternalCommitEntry& e : page->entries) {
+      EXPECT_EQ(e, Entry(kTablePath, static_cast<int>(ParseLogPath(e.file_name).version), "w"));
+      seen.push_back(e.file_name);
+    }
+    ++pages;
+    ASSERT_LE(pages, 4) << "the listing does not end";
+    if (!page->next_start_after) break;
+    start_after = *page->next_start_after;
+  }
+  EXPECT_GE(pages, 3);
+  EXPECT_EQ(seen, expected);
+
+  // The visitor over pages of 2, and a start that is no entry's name.
+  seen.clear();
+  Status s = ForEachCommitEntry(*table_, kTablePath, 2, [&](const ExternalCommitEntry& e) {
+    seen.push_back(e.file_name);
+    return OkStatus();
+  });
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(seen, expected);
+  auto tail = table_->ListPage(kTablePath, CommitFileName(5), 10);
+  ASSERT_TRUE(tail.ok()) << tail.status().ToString();
+  ASSERT_EQ(tail->entries.size(), 3u);
+  EXPECT_EQ(tail->entries.front().file_name, CommitFileName(9));
+  EXPECT_FALSE(tail->next_start_after.has_value());
+
+  auto none = table_->ListPage("s3a://bucket/warehouse/none", "", 10);
+  ASSERT_TRUE(none.ok()) << none.status().ToString();
+  EXPECT_TRUE(none->entries.empty());
+  EXPECT_FALSE(none->next_start_after.has_value());
+}
+
 TEST_F(DynamoDbCoordinationTableIntegrationTest, RacingPutIfAbsentExactlyOneWins) {
   constexpr int kWriters = 16;
   std::atomic<int> ready{0};

@@ -195,6 +195,120 @@ TEST_F(DynamoDbCoordinationTableTest, GetLatestOfTablePathWithoutEntriesIsNullop
   EXPECT_FALSE(entry->has_value());
 }
 
+// --- ListPage ----------------------------------------------------------------------
+
+// A Query reply with the items of `versions` for s3a://bucket/t, and a
+// LastEvaluatedKey at `last` when set.
+aws::HttpResponse PageReply(const std::vector<int>& versions, const std::string& last = "") {
+  std::string items;
+  for (int v : versions) {
+    const std::string name = "0000000000000000000" + std::to_string(v) + ".json";
+    items += std::string(items.empty() ? "" : ",") + R"({"complete":{"S":"true"},)" +
+             R"("expireTime":{"N":"1700086400"},"fileName":{"S":")" + name +
+             R"("},"tablePath":{"S":"s3a://bucket/t"},"tempPath":{"S":".tmp/)" + name + R"(.u"}})";
+  }
+  std::string body = R"({"Count":)" + std::to_string(versions.size()) + R"(,"Items":[)" + items +
+                     "]";
+  if (!last.empty()) {
+    body += R"(,"LastEvaluatedKey":{"fileName":{"S":")" + last +
+            R"("},"tablePath":{"S":"s3a://bucket/t"}})";
+  }
+  return Ok(body + "}");
+}
+
+TEST_F(DynamoDbCoordinationTableTest, ListPageIsAscendingConsistentQueryWithLimit) {
+  http_.Script({PageReply({0, 1}, "00000000000000000001.json")});
+  auto page = table_.ListPage("s3a://bucket/t", "", 2);
+  ASSERT_TRUE(page.ok()) << page.status().ToString();
+  ASSERT_THAT(page->entries, SizeIs(2));
+  EXPECT_EQ(page->entries[0].file_name, "00000000000000000000.json");
+  EXPECT_EQ(page->entries[1].file_name, "00000000000000000001.json");
+  EXPECT_TRUE(page->entries[1].complete);
+  EXPECT_EQ(page->next_start_after, "00000000000000000001.json");
+  const aws::HttpRequest& r = OnlyRequest();
+  EXPECT_EQ(HeaderOf(r, "X-Amz-Target"), "DynamoDB_20120810.Query");
+  EXPECT_EQ(r.body,
+            R"({"ConsistentRead":true,"ExpressionAttributeValues":{":p":{"S":"s3a://bucket/t"}},)"
+            R"("KeyConditionExpression":"tablePath = :p","Limit":2,"ScanIndexForward":true,)"
+            R"("TableName":"delta_log"})");
+}
+
+TEST_F(DynamoDbCoordinationTableTest, ListPageStartsAfterTheGivenFileName) {
+  http_.Script({PageReply({2})});
+  auto page = table_.ListPage("s3a://bucket/t", "00000000000000000001.json", 2);
+  ASSERT_TRUE(page.ok()) << page.status().ToString();
+  ASSERT_THAT(page->entries, SizeIs(1));
+  EXPECT_FALSE(page->next_start_after.has_value());  // no LastEvaluatedKey: the end
+  EXPECT_EQ(OnlyRequest().body,
+            R"({"ConsistentRead":true,"ExclusiveStartKey":{"fileName":)"
+            R"({"S":"00000000000000000001.json"},"tablePath":{"S":"s3a://bucket/t"}},)"
+            R"("ExpressionAttributeValues":{":p":{"S":"s3a://bucket/t"}},)"
+            R"("KeyConditionExpression":"tablePath = :p","Limit":2,"ScanIndexForward":true,)"
+            R"("TableName":"delta_log"})");
+}
+
+TEST_F(DynamoDbCoordinationTableTest, ForEachCommitEntryFollowsEveryPageInOrder) {
+  // The last page is empty: DynamoDB may return a LastEvaluatedKey on a full
+  // page with nothing after it.
+  http_.Script({PageReply({0, 1}, "00000000000000000001.json"),
+                PageReply({2, 3}, "00000000000000000003.json"), PageReply({})});
+  std::vector<std::string> seen;
+  Status s = ForEachCommitEntry(table_, "s3a://bucket/t", 2, [&](const ExternalCommitEntry& e) {
+    seen.push_back(e.file_name);
+    return OkStatus();
+  });
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(seen, (std::vector<std::string>{"00000000000000000000.json",
+                                            "00000000000000000001.json",
+                                            "00000000000000000002.json",
+                                            "00000000000000000003.json"}));
+  const std::vector<aws::HttpRequest>& sent = http_.sent();
+  ASSERT_THAT(sent, SizeIs(3));
+  EXPECT_THAT(sent[0].body, ::testing::Not(HasSubstr("ExclusiveStartKey")));
+  EXPECT_THAT(sent[1].body, HasSubstr(R"("ExclusiveStartKey":{"fileName":)"
+                                      R"({"S":"00000000000000000001.json"})"));
+  EXPECT_THAT(sent[2].body, HasSubstr(R"("ExclusiveStartKey":{"fileName":)"
+                                      R"({"S":"00000000000000000003.json"})"));
+}
+
+TEST_F(DynamoDbCoordinationTableTest, ForEachCommitEntryStopsAtTheVisitorsError) {
+  http_.Script({PageReply({0, 1}, "00000000000000000001.json"), PageReply({2})});
+  int visited = 0;
+  Status s = ForEachCommitEntry(table_, "s3a://bucket/t", 2, [&](const ExternalCommitEntry&) {
+    ++visited;
+    return FailedPreconditionError("enough");
+  });
+  EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition) << s.ToString();
+  EXPECT_EQ(visited, 1);
+  EXPECT_EQ(http_.sent().size(), 1u);
+}
+
+TEST_F(DynamoDbCoordinationTableTest, ListPageErrorsNameTheTablePath) {
+  http_.Script({Error(400, "ResourceNotFoundException")});
+  auto page = table_.ListPage("s3a://bucket/t", "", 10);
+  EXPECT_EQ(page.status().code(), StatusCode::kNotFound);
+  EXPECT_THAT(page.status().message(), HasSubstr("commit entries of tablePath s3a://bucket/t"));
+
+  http_.Script({Ok(R"({"Count":1,"Items":[{"complete":{"BOOL":true},)"
+                   R"("fileName":{"S":"00000000000000000007.json"},)"
+                   R"("tablePath":{"S":"s3a://bucket/t"},"tempPath":{"S":"t"}}]})")});
+  page = table_.ListPage("s3a://bucket/t", "", 10);
+  EXPECT_EQ(page.status().code(), StatusCode::kDataLoss) << page.status().ToString();
+  EXPECT_THAT(page.status().message(), HasSubstr("attribute complete is BOOL, expected S"));
+
+  http_.Script({Ok(R"({"Count":0,"Items":[],"LastEvaluatedKey":{"tablePath":{"S":"x"}}})")});
+  page = table_.ListPage("s3a://bucket/t", "", 10);
+  EXPECT_EQ(page.status().code(), StatusCode::kInternal) << page.status().ToString();
+  EXPECT_THAT(page.status().message(), HasSubstr("LastEvaluatedKey without a string fileName"));
+}
+
+TEST_F(DynamoDbCoordinationTableTest, ListPageLimitMustBePositive) {
+  auto page = table_.ListPage("s3a://bucket/t", "", 0);
+  EXPECT_EQ(page.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(page.status().message(), HasSubstr("page limit 0 is not positive"));
+  EXPECT_TRUE(http_.sent().empty());
+}
+
 // --- items -----------------------------------------------------------------------
 
 TEST(DeltaLogItemTest, ItemRoundTripsWithAndWithoutExpireTime) {
