@@ -1,0 +1,53 @@
+// CommitRecord: one ratified commit of a table as the commit service's state
+// store keeps it (DESIGN.md §2.3, §2.4). The staged object it names holds
+// the commit's actions; the record is what makes that object version v.
+//
+// Thread-safety: values and pure functions.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "deltacommit/actions.h"
+#include "deltacommit/status.h"
+
+namespace deltacommit::service {
+
+struct CommitRecord {
+  std::string
+      table;  // normalised table URI, e.g. "s3://bucket/path" (no trailing '/')
+  Version version = -1;
+  // Relative to the table root: "_delta_log/_staged_commits/<v 20
+  // digits>.<uuid>.json".
+  std::string staged_file;
+  std::string
+      content_sha256;  // lower-case hex SHA-256 of the staged object's bytes
+  int64_t size = 0;    // bytes of the staged object
+  int64_t ratified_at_ms = 0;  // the service's clock when ratified, epoch ms
+  // The commit's in-commit timestamp (commitInfo.inCommitTimestamp), epoch
+  // ms: readers of unpublished commits need it without reading the object.
+  int64_t commit_timestamp_ms = 0;
+  // Set by reads: _delta_log/<v>.json has been written (the store was told
+  // so with MarkPublishedThrough). Ratify ignores it.
+  bool published = false;
+
+  friend bool operator==(const CommitRecord&, const CommitRecord&) = default;
+};
+
+// True when `a` and `b` are the same commit: same table, version, staged
+// file, content hash and size (not the times, nor `published`). A client
+// whose reply was lost sends its commit again; the same commit is then
+// success, a different one a conflict.
+bool SameCommit(const CommitRecord& a, const CommitRecord& b);
+
+// OK when `record` can be ratified; otherwise kInvalidArgument naming the
+// field: empty table or one ending in '/', version < 0, staged_file that is
+// not a staged commit of `version`, content_sha256 that is not 64 lower-case
+// hex digits, size < 0.
+Status ValidateCommitRecord(const CommitRecord& record);
+
+// "version 7 of s3://b/t (_delta_log/_staged_commits/...json, 123 bytes,
+// sha256 0f1e...)", for messages.
+std::string DescribeCommit(const CommitRecord& record);
+
+}  // namespace deltacommit::service

@@ -1,0 +1,95 @@
+#include "service/state/sqlite_schema.h"
+
+#include <charconv>
+#include <string>
+#include <system_error>
+
+namespace deltacommit::service {
+namespace {
+
+constexpr char kCreateV1[] = R"sql(
+CREATE TABLE tables (
+  table_uri TEXT PRIMARY KEY NOT NULL,
+  latest INTEGER NOT NULL CHECK (latest >= 0),
+  published_through INTEGER NOT NULL CHECK (published_through >= -1)
+) STRICT, WITHOUT ROWID;
+CREATE TABLE commits (
+  table_uri TEXT NOT NULL,
+  version INTEGER NOT NULL CHECK (version >= 0),
+  staged_file TEXT NOT NULL,
+  content_sha256 TEXT NOT NULL,
+  size INTEGER NOT NULL CHECK (size >= 0),
+  ratified_at_ms INTEGER NOT NULL,
+  commit_timestamp_ms INTEGER NOT NULL,
+  PRIMARY KEY (table_uri, version)
+) STRICT, WITHOUT ROWID;
+)sql";
+
+StatusOr<int> QueryInt(SqliteDb& db, const char* sql) {
+  DC_ASSIGN_OR_RETURN(std::string text, db.QueryText(sql));
+  int value = 0;
+  auto [end, error] =
+      std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size()) {
+    return InternalError("SQLite file " + db.path() + ": " + sql +
+                         " returned '" + text + "'");
+  }
+  return value;
+}
+
+Status NotOurs(const SqliteDb& db, const std::string& why) {
+  return FailedPreconditionError("SQLite file " + db.path() +
+                                 " is not a deltacommit state store (" + why +
+                                 "); choose another path");
+}
+
+// Inside BEGIN IMMEDIATE, so two processes opening a new file at once do not
+// both create the schema.
+Status CreateOrCheck(SqliteDb& db) {
+  DC_ASSIGN_OR_RETURN(int application_id,
+                      QueryInt(db, "PRAGMA application_id"));
+  DC_ASSIGN_OR_RETURN(int version, QueryInt(db, "PRAGMA user_version"));
+  if (application_id != 0 && application_id != kSqliteApplicationId) {
+    return NotOurs(db,
+                   "its application_id is " + std::to_string(application_id));
+  }
+  if (version > kSqliteSchemaVersion) {
+    return FailedPreconditionError(
+        "SQLite file " + db.path() + " has state store schema version " +
+        std::to_string(version) + ", newer than this deltacommit knows (" +
+        std::to_string(kSqliteSchemaVersion) + "): run a newer deltacommit");
+  }
+  if (version == kSqliteSchemaVersion) return OkStatus();
+  DC_ASSIGN_OR_RETURN(int objects,
+                      QueryInt(db, "SELECT count(*) FROM sqlite_schema"));
+  if (objects != 0)
+    return NotOurs(db, "it has other tables and no schema version");
+  DC_RETURN_IF_ERROR(db.Exec(kCreateV1));
+  return db.Exec(
+      ("PRAGMA application_id = " + std::to_string(kSqliteApplicationId) +
+       "; PRAGMA user_version = " + std::to_string(kSqliteSchemaVersion))
+          .c_str());
+}
+
+}  // namespace
+
+Status PrepareStateSchema(SqliteDb& db) {
+  // WAL: readers do not block the writer; FULL: a commit is fsynced before
+  // COMMIT returns, so an acknowledged ratification survives power loss.
+  DC_ASSIGN_OR_RETURN(std::string mode,
+                      db.QueryText("PRAGMA journal_mode = WAL"));
+  if (mode != "wal") {
+    return FailedPreconditionError(
+        "SQLite file " + db.path() +
+        ": cannot use write-ahead logging (journal mode stays " + mode +
+        "); the file must be on a local filesystem");
+  }
+  DC_RETURN_IF_ERROR(db.Exec("PRAGMA synchronous = FULL"));
+  DC_RETURN_IF_ERROR(db.Exec("BEGIN IMMEDIATE"));
+  Status status = CreateOrCheck(db);
+  if (status.ok()) status = db.Exec("COMMIT");
+  if (!status.ok()) db.Exec("ROLLBACK").IgnoreError();
+  return status;
+}
+
+}  // namespace deltacommit::service
