@@ -73,8 +73,7 @@ StatusOr<DynamoDbTarget> OpenDynamoDbTarget(const std::string& table, TableOptio
   options.log_store = "s3-dynamodb";
   DynamoDbTarget target;
   DC_ASSIGN_OR_RETURN(target.open, OpenTableUri(table, options));
-  target.coordination =
-      dynamic_cast<dynamodb::DynamoDbCoordinationTable*>(target.open.coordination.get());
+  target.coordination = target.open.dynamodb_table;
   target.log = dynamic_cast<S3DynamoDbLogStore*>(target.open.log.get());
   if (target.coordination == nullptr || target.log == nullptr) {
     return InternalError("table " + table + " did not open in the s3-dynamodb mode");

@@ -106,4 +106,9 @@ StatusOr<std::optional<ExternalCommitEntry>> MissingTableHint::GetLatest(
   return WithHint(inner_->GetLatest(table_path));
 }
 
+StatusOr<CommitEntryPage> MissingTableHint::ListPage(const std::string& table_path,
+                                                    const std::string& start_after, int limit) {
+  return WithHint(inner_->ListPage(table_path, start_after, limit));
+}
+
 }  // namespace deltacommit::cli

@@ -52,6 +52,8 @@ class MissingTableHint : public CoordinationTable {
   StatusOr<std::optional<ExternalCommitEntry>> Get(const std::string& table_path,
                                                    const std::string& file_name) override;
   StatusOr<std::optional<ExternalCommitEntry>> GetLatest(const std::string& table_path) override;
+  StatusOr<CommitEntryPage> ListPage(const std::string& table_path, const std::string& start_after,
+                                     int limit) override;
 
  private:
   std::unique_ptr<CoordinationTable> inner_;

@@ -14,7 +14,8 @@ Exit codes:
   1  error (I/O, store or internal failure); `doctor`: a check failed
   2  bad usage or invalid input
   3  the commit conflicts with a concurrent commit (nothing was written)
-  4  `check` found problems in the log
+  4  `check` found problems in the log; `dynamodb status` found entries to
+     repair; `dynamodb repair` found lost content
   5  no table at that location, or no such version
 
 TABLE is a local directory, a file:// URI, or s3://bucket/path (also s3a://, s3n://).

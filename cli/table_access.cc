@@ -106,6 +106,7 @@ Status AttachDynamoDb(const std::string& table, const TableOptions& o, OpenTable
       *open.dynamodb_credentials);
   auto coordination =
       std::make_unique<dynamodb::DynamoDbCoordinationTable>(*open.dynamodb, settings.table_name);
+  open.dynamodb_table = coordination.get();
   if (settings.auto_create) {
     open.coordination = std::move(coordination);
   } else {

@@ -16,6 +16,7 @@
 #include "adapters/aws/credentials.h"
 #include "adapters/aws/http.h"
 #include "adapters/dynamodb/dynamodb_client.h"
+#include "adapters/dynamodb/dynamodb_coordination_table.h"
 #include "deltacommit/coordination_table.h"
 #include "deltacommit/log_store.h"
 #include "deltacommit/object_store.h"
@@ -55,7 +56,8 @@ struct OpenTable {
   // s3-dynamodb only: DynamoDB's own credentials, client and table.
   std::unique_ptr<aws::CredentialsProvider> dynamodb_credentials;
   std::unique_ptr<dynamodb::DynamoDbClient> dynamodb;
-  std::unique_ptr<CoordinationTable> coordination;
+  std::unique_ptr<CoordinationTable> coordination;  // may wrap the DynamoDB table
+  dynamodb::DynamoDbCoordinationTable* dynamodb_table = nullptr;  // the one inside
   DynamoDbSettings dynamodb_settings;  // as resolved, auto_create included
   std::string dynamodb_table_path;     // the tablePath key of this table's entries
   std::unique_ptr<LogStore> log;
