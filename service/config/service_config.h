@@ -1,0 +1,132 @@
+// The commit service's configuration (`deltacommit serve --config FILE`), a
+// TOML file. docs/examples/deltacommit-serve.toml shows and explains every
+// setting; the defaults below are the ones it documents.
+//
+// Loading is strict: an unknown section or key, a value of the wrong type or
+// out of range is an error naming the file, line and key, because a
+// misspelt security setting must never be silently ignored.
+//
+// Thread-safety: plain values; loading is a pure function of the text (and,
+// for LoadServiceConfig, of the file).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "adapters/aws/aws_config.h"
+#include "deltacommit/status.h"
+
+namespace deltacommit::service {
+
+// [server]
+struct ServerConfig {
+  std::string listen =
+      "127.0.0.1:8642";  // host:port, [v6]:port; port 0 = any free port
+  std::string listen_host = "127.0.0.1";  // from `listen`, without brackets
+  uint16_t listen_port = 8642;            // from `listen`
+  int io_threads = 2;          // event loops accepting and reading requests
+  int workers = 16;            // threads running commits (they wait on S3)
+  int max_connections = 4096;  // open connections, idle keep-alive included
+  int64_t max_body_bytes =
+      8 << 20;  // 8 MiB; a larger request is refused with 413
+  int64_t request_timeout_ms = 30'000;  // to read a request and answer it
+  int64_t idle_timeout_ms =
+      60'000;  // an idle keep-alive connection is closed after
+  int64_t drain_timeout_ms =
+      30'000;  // on SIGTERM: wait this long for in-flight requests
+};
+
+// [tls]: both paths or neither (plain HTTP).
+struct TlsConfig {
+  std::string
+      certificate;  // PEM chain; relative paths are relative to the config file
+  std::string private_key;  // PEM key
+  bool enabled() const { return !certificate.empty(); }
+};
+
+// [state]: where ratified versions are kept.
+struct StateConfig {
+  enum class Kind { kSqlite, kDynamoDb };
+  Kind kind = Kind::kSqlite;
+  // kind = "sqlite": one file for one service instance; relative to the
+  // config file.
+  std::string sqlite_path = "deltacommit-state.sqlite";
+  // kind = "dynamodb": shared by several instances. Empty region/endpoint
+  // fall back to the AWS environment and profile (see DynamoDbServiceConfig).
+  std::string dynamodb_table = "deltacommit_service";
+  std::string dynamodb_region;
+  std::string dynamodb_endpoint;
+  std::optional<bool> dynamodb_allow_http;  // unset: AWS_ALLOW_HTTP, else false
+};
+
+// Where one S3 endpoint is, resolved from the file alone. `service` is what
+// the S3 adapter takes; its *_source fields name the config entry.
+struct S3Endpoint {
+  std::string name;  // allowed endpoint: its name; bucket override: the bucket
+  aws::AwsServiceConfig service;
+};
+
+// [s3]: the default endpoint, per-bucket overrides and the endpoints a
+// request may name. The environment (AWS_ENDPOINT_URL, profiles) is never
+// consulted: what the service may reach is exactly what this file says.
+struct S3Config {
+  S3Endpoint default_endpoint;      // [s3]; region us-east-1, AWS's endpoint
+  std::vector<S3Endpoint> buckets;  // [[s3.bucket]]; unset fields inherit [s3]
+  std::vector<S3Endpoint> allowed;  // [[s3.allowed_endpoint]]
+};
+
+enum class Action { kCommit, kRead };
+std::string_view ActionName(Action action);  // "commit", "read"
+
+// [[token]]: a bearer token, stored as the SHA-256 of the token.
+struct TokenConfig {
+  std::string name;        // shown in messages and logs instead of the token
+  std::string sha256_hex;  // 64 lower-case hex digits
+  std::vector<std::string> tables;  // normalised table-URI prefixes
+  bool may_commit = false;
+  bool may_read = false;
+  bool Allows(Action action) const {
+    return action == Action::kCommit ? may_commit : may_read;
+  }
+};
+
+// [publish]: the background publisher of coordinated commits.
+struct PublishConfig {
+  int64_t interval_ms =
+      1'000;            // how often it looks for ratified, unpublished commits
+  int max_batch = 100;  // at most this many commits per table per round
+};
+
+struct ServiceConfig {
+  std::string source;  // the file (or name) it was read from
+  ServerConfig server;
+  TlsConfig tls;
+  StateConfig state;
+  S3Config s3;
+  std::vector<TokenConfig> tokens;
+  PublishConfig publish;
+};
+
+// Reads and checks a config file. kNotFound / kPermissionDenied if it cannot
+// be read; kInvalidArgument "<path>:<line>:<column>: <key>: <what is wrong>"
+// for anything else.
+StatusOr<ServiceConfig> LoadServiceConfig(const std::string& path);
+
+// The same for text in memory; `source_name` stands for the file in
+// messages, and relative paths are resolved against `base_dir` (empty: kept
+// as they are).
+StatusOr<ServiceConfig> ParseServiceConfig(std::string_view text,
+                                           std::string_view source_name,
+                                           std::string_view base_dir = {});
+
+// The DynamoDB endpoint for kind = "dynamodb": the file's region, endpoint
+// and allow_http where set, else the AWS environment and profile, as
+// aws::ResolveServiceConfig does. kInvalidArgument as it returns.
+StatusOr<aws::AwsServiceConfig> DynamoDbServiceConfig(
+    const StateConfig& state, const aws::AwsConfigSources& sources = {});
+
+}  // namespace deltacommit::service

@@ -1,0 +1,59 @@
+// Table URIs and object keys that arrive from clients of the commit service,
+// checked before they name anything the service reads, writes or authorises.
+//
+// A table has exactly one accepted spelling after normalisation, so that the
+// state store, the token prefixes and the S3 keys all agree on which table a
+// request is about, and no spelling can reach outside the bucket or prefix it
+// names (no "..", no encoded separators, no backslashes).
+//
+// Thread-safety: pure functions.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "deltacommit/actions.h"
+#include "deltacommit/status.h"
+
+namespace deltacommit::service {
+
+// Longest table URI accepted, in bytes.
+inline constexpr size_t kMaxTableUriLength = 1024;
+
+// A normalised table root: "s3://bucket" or "s3://bucket/prefix".
+struct TableUri {
+  std::string uri;         // "s3://analytics/events"
+  std::string bucket;      // "analytics"
+  std::string key_prefix;  // "events"; no leading or trailing '/'; may be empty
+  friend bool operator==(const TableUri&, const TableUri&) = default;
+};
+
+// Checks and normalises a table root URI. Accepted: s3://, s3a:// and s3n://
+// (any case; the result is s3://), one trailing '/' (dropped). Refused with
+// kInvalidArgument, naming what was wrong: another scheme; more than
+// kMaxTableUriLength bytes; a bucket name outside S3's rules (3-63 of a-z,
+// 0-9, '.', '-'); an empty, "." or ".." segment; a '\'; a percent-escape of
+// '/', '\', '.', '%' or a control character; control characters or spaces;
+// a query or fragment; a "_delta_log" segment (a table root is never inside
+// a log). The message quotes the URI with control characters escaped and
+// long input shortened.
+StatusOr<TableUri> NormalizeTableUri(std::string_view uri);
+
+// True iff `prefix` (a normalised table URI) covers `table`: equal, or a
+// parent at a '/' boundary. "s3://b/data" covers "s3://b/data" and
+// "s3://b/data/x" but not "s3://b/database"; "s3://b" covers the bucket.
+bool TablePrefixCovers(std::string_view prefix, const TableUri& table);
+
+// Checks a staged commit's key as a client gives it, relative to the table
+// root: "_delta_log/_staged_commits/<20-digit version>.<uuid>.json" naming
+// `version`. kInvalidArgument for a key that could leave the table (".."
+// etc.), any other name, or another version; the message says which.
+Status ValidateStagedCommitKey(std::string_view key, Version version);
+
+// `text` for an error message: at most `max_length` bytes (then "..."), with
+// control characters, quotes and backslashes escaped, so client input can
+// neither forge log lines nor flood them.
+std::string QuoteForMessage(std::string_view text, size_t max_length = 200);
+
+}  // namespace deltacommit::service
