@@ -69,4 +69,18 @@ std::string DescribeCommit(const CommitRecord& record) {
          " bytes, sha256 " + record.content_sha256 + ")";
 }
 
+Status CheckStateArguments(const std::string& table, Version version) {
+  if (table.empty()) return InvalidArgumentError("table URI is empty");
+  if (version < 0) {
+    return InvalidArgumentError("version " + std::to_string(version) + " of " +
+                                table + " is negative");
+  }
+  return OkStatus();
+}
+
+Status CheckStateLimit(int64_t limit) {
+  if (limit >= 1) return OkStatus();
+  return InvalidArgumentError("limit " + std::to_string(limit) + " is below 1");
+}
+
 }  // namespace deltacommit::service

@@ -50,4 +50,9 @@ Status ValidateCommitRecord(const CommitRecord& record);
 // sha256 0f1e...)", for messages.
 std::string DescribeCommit(const CommitRecord& record);
 
+// The argument checks every StateStore call makes: kInvalidArgument for an
+// empty table, a negative version, a limit below 1.
+Status CheckStateArguments(const std::string& table, Version version);
+Status CheckStateLimit(int64_t limit);
+
 }  // namespace deltacommit::service

@@ -19,20 +19,6 @@ constexpr int kMaxRatifyAttempts = 3;
 // Items asked for per Query page (DynamoDB also stops a page at 1 MB).
 constexpr int64_t kQueryPageItems = 1000;
 
-Status CheckArguments(const std::string& table, Version version) {
-  if (table.empty()) return InvalidArgumentError("table URI is empty");
-  if (version < 0) {
-    return InvalidArgumentError("version " + std::to_string(version) + " of " +
-                                table + " is negative");
-  }
-  return OkStatus();
-}
-
-Status CheckLimit(int64_t limit) {
-  if (limit >= 1) return OkStatus();
-  return InvalidArgumentError("limit " + std::to_string(limit) + " is below 1");
-}
-
 }  // namespace
 
 DynamoDbStateStore::DynamoDbStateStore(dynamodb::DynamoDbClient& client,
@@ -145,7 +131,7 @@ StatusOr<std::optional<CommitRecord>> DynamoDbStateStore::ReadRecord(
 
 StatusOr<std::optional<CommitRecord>> DynamoDbStateStore::Get(
     const std::string& table, Version version) {
-  DC_RETURN_IF_ERROR(CheckArguments(table, version));
+  DC_RETURN_IF_ERROR(CheckStateArguments(table, version));
   DC_ASSIGN_OR_RETURN(std::optional<TableHead> head, ReadHead(table));
   if (!head) return std::optional<CommitRecord>();
   return ReadRecord(*head, version);
@@ -153,7 +139,7 @@ StatusOr<std::optional<CommitRecord>> DynamoDbStateStore::Get(
 
 StatusOr<std::optional<CommitRecord>> DynamoDbStateStore::Latest(
     const std::string& table) {
-  DC_RETURN_IF_ERROR(CheckArguments(table, 0));
+  DC_RETURN_IF_ERROR(CheckStateArguments(table, 0));
   DC_ASSIGN_OR_RETURN(std::optional<TableHead> head, ReadHead(table));
   if (!head) return std::optional<CommitRecord>();
   return std::optional<CommitRecord>(head->latest_record);
@@ -206,8 +192,8 @@ StatusOr<std::vector<CommitRecord>> DynamoDbStateStore::ListFromHead(
 
 StatusOr<std::vector<CommitRecord>> DynamoDbStateStore::ListFrom(
     const std::string& table, Version start, int64_t limit) {
-  DC_RETURN_IF_ERROR(CheckArguments(table, start));
-  DC_RETURN_IF_ERROR(CheckLimit(limit));
+  DC_RETURN_IF_ERROR(CheckStateArguments(table, start));
+  DC_RETURN_IF_ERROR(CheckStateLimit(limit));
   DC_ASSIGN_OR_RETURN(std::optional<TableHead> head, ReadHead(table));
   if (!head) return std::vector<CommitRecord>();
   return ListFromHead(*head, start, limit);
@@ -215,8 +201,8 @@ StatusOr<std::vector<CommitRecord>> DynamoDbStateStore::ListFrom(
 
 StatusOr<std::vector<CommitRecord>> DynamoDbStateStore::Unpublished(
     const std::string& table, int64_t limit) {
-  DC_RETURN_IF_ERROR(CheckArguments(table, 0));
-  DC_RETURN_IF_ERROR(CheckLimit(limit));
+  DC_RETURN_IF_ERROR(CheckStateArguments(table, 0));
+  DC_RETURN_IF_ERROR(CheckStateLimit(limit));
   DC_ASSIGN_OR_RETURN(std::optional<TableHead> head, ReadHead(table));
   if (!head) return std::vector<CommitRecord>();
   return ListFromHead(*head, head->published_through + 1, limit);
@@ -224,7 +210,7 @@ StatusOr<std::vector<CommitRecord>> DynamoDbStateStore::Unpublished(
 
 Status DynamoDbStateStore::MarkPublishedThrough(const std::string& table,
                                                 Version version) {
-  DC_RETURN_IF_ERROR(CheckArguments(table, version));
+  DC_RETURN_IF_ERROR(CheckStateArguments(table, version));
   Status updated =
       client_.UpdateItem(MarkPublishedRequest(dynamodb_table_, table, version));
   if (!updated.IsAlreadyExists()) {
@@ -250,7 +236,7 @@ Status DynamoDbStateStore::MarkPublishedThrough(const std::string& table,
 
 StatusOr<int64_t> DynamoDbStateStore::ForgetPublishedBefore(
     const std::string& table, Version version) {
-  DC_RETURN_IF_ERROR(CheckArguments(table, version));
+  DC_RETURN_IF_ERROR(CheckStateArguments(table, version));
   DC_ASSIGN_OR_RETURN(std::optional<TableHead> head, ReadHead(table));
   if (!head) return int64_t{0};
   // Only published records, and never the latest one.

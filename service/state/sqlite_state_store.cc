@@ -49,20 +49,6 @@ constexpr const char* kSqlText[kSqlCount] = {
     "DELETE FROM commits WHERE table_uri = ?1 AND version < ?2",
 };
 
-Status CheckArguments(const std::string& table, Version version) {
-  if (table.empty()) return InvalidArgumentError("table URI is empty");
-  if (version < 0) {
-    return InvalidArgumentError("version " + std::to_string(version) + " of " +
-                                table + " is negative");
-  }
-  return OkStatus();
-}
-
-Status CheckLimit(int64_t limit) {
-  if (limit >= 1) return OkStatus();
-  return InvalidArgumentError("limit " + std::to_string(limit) + " is below 1");
-}
-
 }  // namespace
 
 class SqliteStateStore::Statements {
@@ -243,7 +229,7 @@ Status SqliteStateStore::Ratify(const CommitRecord& record,
 
 StatusOr<std::optional<CommitRecord>> SqliteStateStore::Get(
     const std::string& table, Version version) {
-  DC_RETURN_IF_ERROR(CheckArguments(table, version));
+  DC_RETURN_IF_ERROR(CheckStateArguments(table, version));
   std::lock_guard lock(mu_);
   return InTransaction(false, [&]() -> StatusOr<std::optional<CommitRecord>> {
     DC_ASSIGN_OR_RETURN(std::optional<TableState> state, ReadTableState(table));
@@ -254,7 +240,7 @@ StatusOr<std::optional<CommitRecord>> SqliteStateStore::Get(
 
 StatusOr<std::optional<CommitRecord>> SqliteStateStore::Latest(
     const std::string& table) {
-  DC_RETURN_IF_ERROR(CheckArguments(table, 0));
+  DC_RETURN_IF_ERROR(CheckStateArguments(table, 0));
   std::lock_guard lock(mu_);
   return InTransaction(false, [&]() -> StatusOr<std::optional<CommitRecord>> {
     DC_ASSIGN_OR_RETURN(std::optional<TableState> state, ReadTableState(table));
@@ -272,8 +258,8 @@ StatusOr<std::optional<CommitRecord>> SqliteStateStore::Latest(
 
 StatusOr<std::vector<CommitRecord>> SqliteStateStore::ListFrom(
     const std::string& table, Version start, int64_t limit) {
-  DC_RETURN_IF_ERROR(CheckArguments(table, start));
-  DC_RETURN_IF_ERROR(CheckLimit(limit));
+  DC_RETURN_IF_ERROR(CheckStateArguments(table, start));
+  DC_RETURN_IF_ERROR(CheckStateLimit(limit));
   std::lock_guard lock(mu_);
   return InTransaction(false, [&]() -> StatusOr<std::vector<CommitRecord>> {
     DC_ASSIGN_OR_RETURN(std::optional<TableState> state, ReadTableState(table));
@@ -284,8 +270,8 @@ StatusOr<std::vector<CommitRecord>> SqliteStateStore::ListFrom(
 
 StatusOr<std::vector<CommitRecord>> SqliteStateStore::Unpublished(
     const std::string& table, int64_t limit) {
-  DC_RETURN_IF_ERROR(CheckArguments(table, 0));
-  DC_RETURN_IF_ERROR(CheckLimit(limit));
+  DC_RETURN_IF_ERROR(CheckStateArguments(table, 0));
+  DC_RETURN_IF_ERROR(CheckStateLimit(limit));
   std::lock_guard lock(mu_);
   return InTransaction(false, [&]() -> StatusOr<std::vector<CommitRecord>> {
     DC_ASSIGN_OR_RETURN(std::optional<TableState> state, ReadTableState(table));
@@ -316,14 +302,14 @@ Status SqliteStateStore::MarkInTransaction(const std::string& table,
 
 Status SqliteStateStore::MarkPublishedThrough(const std::string& table,
                                               Version version) {
-  DC_RETURN_IF_ERROR(CheckArguments(table, version));
+  DC_RETURN_IF_ERROR(CheckStateArguments(table, version));
   std::lock_guard lock(mu_);
   return InTransaction(true, [&] { return MarkInTransaction(table, version); });
 }
 
 StatusOr<int64_t> SqliteStateStore::ForgetPublishedBefore(
     const std::string& table, Version version) {
-  DC_RETURN_IF_ERROR(CheckArguments(table, version));
+  DC_RETURN_IF_ERROR(CheckStateArguments(table, version));
   std::lock_guard lock(mu_);
   return InTransaction(true, [&]() -> StatusOr<int64_t> {
     DC_ASSIGN_OR_RETURN(std::optional<TableState> state, ReadTableState(table));

@@ -13,6 +13,7 @@
 #include "adapters/aws/aws_config.h"
 #include "adapters/dynamodb/dynamodb_coordination_table.h"
 #include "cli_runner.h"
+#include "s3_dynamodb_fixture.h"
 #include "common/test_servers.h"
 #include "deltacommit/log_check.h"
 #include "deltacommit/log_path.h"
@@ -32,37 +33,15 @@ Version SnapshotVersion(const std::string& out) {
   return at == std::string::npos ? -1 : std::atoll(out.c_str() + at + key.size());
 }
 
-class S3DynamoDbTest : public ::testing::Test {
+// The shared fixture plus a log store on the same tables, to look at the
+// result through the library.
+class S3DynamoDbTest : public testing::S3DynamoDbCliTest {
  protected:
   void SetUp() override {
-    DC_REQUIRE_S3();
-    DC_REQUIRE_DYNAMODB();
-    s3_ = testing::NewS3TestStore("s3ddb");
-    // Spark's spelling of the table URI: the tablePath key of every entry.
-    table_uri_ = "s3a" + s3_.uri.substr(2);
-    ddb_table_ = "dl_" + NewUuid().substr(0, 8);
-    aws::AwsConfigOverrides overrides;
-    overrides.allow_http = true;
-    auto service = aws::ResolveServiceConfig("dynamodb", overrides);
-    ASSERT_TRUE(service.ok()) << service.status().ToString();
-    client_ = std::make_unique<dynamodb::DynamoDbClient>(
-        dynamodb::DynamoDbClientConfig{*service, {}}, *s3_.http, *s3_.credentials);
-    coordination_ = std::make_unique<dynamodb::DynamoDbCoordinationTable>(*client_, ddb_table_);
+    S3DynamoDbCliTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     log_ = std::make_unique<S3DynamoDbLogStore>(*s3_.store, *coordination_,
                                                 S3DynamoDbOptions{table_uri_, 86400});
-    CliResult r = RunCli({"dynamodb", "create-table", "--table-name", ddb_table_});
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-  }
-
-  std::vector<std::string> Options() {
-    return {"--log-store", "s3-dynamodb", "--storage-option",
-            "io.delta.storage.S3DynamoDBLogStore.ddb.tableName=" + ddb_table_};
-  }
-
-  CliResult Cli(std::vector<std::string> args, const std::string& input = {}) {
-    auto options = Options();
-    args.insert(args.end(), options.begin(), options.end());
-    return RunCli(args, input);
   }
 
   // Runs `snapshot` and `check` in a loop while `writing`: every run must
@@ -83,11 +62,6 @@ class S3DynamoDbTest : public ::testing::Test {
     }
   }
 
-  testing::S3TestStore s3_;
-  std::string table_uri_;
-  std::string ddb_table_;
-  std::unique_ptr<dynamodb::DynamoDbClient> client_;
-  std::unique_ptr<dynamodb::DynamoDbCoordinationTable> coordination_;
   std::unique_ptr<S3DynamoDbLogStore> log_;
 };
 
