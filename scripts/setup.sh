@@ -7,7 +7,7 @@ PACKAGES=(
   build-essential cmake pkg-config git ca-certificates curl
   libsimdjson-dev nlohmann-json3-dev libcli11-dev libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev
-  libcurl4-openssl-dev libssl-dev libpugixml-dev
+  libcurl4-openssl-dev libssl-dev libpugixml-dev libboost1.81-dev
 )
 
 missing=()
