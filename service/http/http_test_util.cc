@@ -9,6 +9,7 @@
 
 #include <cctype>
 #include <string>
+#include <thread>
 
 namespace deltacommit::http::testing {
 namespace {
@@ -30,6 +31,26 @@ std::string RawResponse::Header(std::string_view name) const {
     if (key == Lower(name)) return value;
   }
   return "";
+}
+
+LogCapture::LogCapture()
+    : logger_([this](std::string_view line) {
+        std::lock_guard<std::mutex> lock(mu_);
+        text_ += line;
+      }) {}
+
+std::string LogCapture::text() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return text_;
+}
+
+bool Eventually(const std::function<bool()>& condition) {
+  auto deadline = SteadyClock::now() + std::chrono::seconds(5);
+  while (!condition()) {
+    if (SteadyClock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return true;
 }
 
 RawConnection::RawConnection(uint16_t port) {

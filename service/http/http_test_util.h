@@ -5,7 +5,9 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -49,6 +51,24 @@ class RawConnection {
   int fd_ = -1;
   std::string buffer_;
 };
+
+// A JsonLogger whose lines the test reads while server threads write them.
+class LogCapture {
+ public:
+  LogCapture();
+  JsonLogger& logger() { return logger_; }
+  std::string text() const;  // every line so far
+
+ private:
+  mutable std::mutex mu_;
+  std::string text_;  // guarded by mu_
+  JsonLogger logger_;
+};
+
+// True once `condition` holds, polling for up to 5 s: the server counts and
+// logs a request once its answer is written, which may be just after the
+// client has read it.
+bool Eventually(const std::function<bool()>& condition);
 
 // "GET /path HTTP/1.1" with Host and the given extra header lines (each
 // ending in "\r\n") and body (with its Content-Length when not empty).

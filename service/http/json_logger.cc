@@ -4,6 +4,7 @@
 
 #include <ctime>
 #include <string>
+#include <utility>
 
 #include "service/http/redaction.h"
 
@@ -46,7 +47,15 @@ std::string FormatUtcMillis(int64_t epoch_millis) {
 }
 
 JsonLogger::JsonLogger(std::ostream& out, LogLevel min_level, Clock& clock)
-    : out_(out), min_level_(min_level), clock_(clock) {}
+    : JsonLogger(
+          [&out](std::string_view line) {
+            out.write(line.data(), static_cast<std::streamsize>(line.size()));
+            out.flush();
+          },
+          min_level, clock) {}
+
+JsonLogger::JsonLogger(LineSink sink, LogLevel min_level, Clock& clock)
+    : sink_(std::move(sink)), min_level_(min_level), clock_(clock) {}
 
 void JsonLogger::Log(LogLevel level, std::string_view msg,
                      const nlohmann::json& fields) {
@@ -63,8 +72,7 @@ void JsonLogger::Log(LogLevel level, std::string_view msg,
   }
   line += "}\n";
   std::lock_guard<std::mutex> lock(mu_);
-  out_.write(line.data(), static_cast<std::streamsize>(line.size()));
-  out_.flush();
+  sink_(line);
 }
 
 }  // namespace deltacommit::http

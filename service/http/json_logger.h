@@ -25,9 +25,15 @@ std::string_view LogLevelName(LogLevel level);
 
 class JsonLogger {
  public:
+  // Receives each line, newline included, one call at a time.
+  using LineSink = std::function<void(std::string_view line)>;
+
   // `out` and `clock` must outlive the logger; lines below `min_level` are
   // dropped.
   explicit JsonLogger(std::ostream& out, LogLevel min_level = LogLevel::kInfo,
+                      Clock& clock = SystemClock());
+  // Lines go to `sink` (tests capture them this way).
+  explicit JsonLogger(LineSink sink, LogLevel min_level = LogLevel::kInfo,
                       Clock& clock = SystemClock());
 
   // REQUIRES: `fields` is an object (or null). Fields named time, level or
@@ -50,10 +56,10 @@ class JsonLogger {
   bool Enabled(LogLevel level) const { return level >= min_level_; }
 
  private:
-  std::ostream& out_;
+  const LineSink sink_;
   const LogLevel min_level_;
   Clock& clock_;
-  std::mutex mu_;  // one line at a time on out_
+  std::mutex mu_;  // one line at a time into sink_
 };
 
 // "2026-11-29T23:00:00.123Z" for epoch milliseconds.
