@@ -11,9 +11,9 @@ namespace {
 // Counts calls, and refuses all of them when the credentials were wrong.
 class RequestStore : public ForwardingObjectStore {
  public:
-  RequestStore(ObjectStore& base, std::shared_ptr<std::atomic<int64_t>> calls,
+  RequestStore(ObjectStore& base, std::shared_ptr<MemoryStoreFactory::Shared> shared,
                std::optional<Status> refusal)
-      : ForwardingObjectStore(base), calls_(std::move(calls)), refusal_(std::move(refusal)) {}
+      : ForwardingObjectStore(base), shared_(std::move(shared)), refusal_(std::move(refusal)) {}
 
   StatusOr<std::string> Get(std::string_view key, std::optional<ByteRange> range) override {
     DC_RETURN_IF_ERROR(Enter());
@@ -30,15 +30,15 @@ class RequestStore : public ForwardingObjectStore {
   }
   Status PutIfAbsent(std::string_view key, std::string_view data) override {
     DC_RETURN_IF_ERROR(Enter());
-    return ForwardingObjectStore::PutIfAbsent(key, data);
+    return Wrote(key, ForwardingObjectStore::PutIfAbsent(key, data));
   }
   Status Put(std::string_view key, std::string_view data) override {
     DC_RETURN_IF_ERROR(Enter());
-    return ForwardingObjectStore::Put(key, data);
+    return Wrote(key, ForwardingObjectStore::Put(key, data));
   }
   Status Copy(std::string_view src, std::string_view dst, bool if_absent) override {
     DC_RETURN_IF_ERROR(Enter());
-    return ForwardingObjectStore::Copy(src, dst, if_absent);
+    return Wrote(dst, ForwardingObjectStore::Copy(src, dst, if_absent));
   }
   Status Delete(std::string_view key) override {
     DC_RETURN_IF_ERROR(Enter());
@@ -47,11 +47,18 @@ class RequestStore : public ForwardingObjectStore {
 
  private:
   Status Enter() {
-    ++*calls_;
+    ++shared_->calls;
     return refusal_ ? *refusal_ : OkStatus();
   }
+  Status Wrote(std::string_view key, Status status) {
+    if (status.ok()) {
+      std::lock_guard lock(shared_->mu);
+      ++shared_->writes[std::string(key)];
+    }
+    return status;
+  }
 
-  std::shared_ptr<std::atomic<int64_t>> calls_;
+  std::shared_ptr<MemoryStoreFactory::Shared> shared_;
   std::optional<Status> refusal_;
 };
 
@@ -70,8 +77,14 @@ StatusOr<std::unique_ptr<ObjectStore>> MemoryStoreFactory::Open(const TableAcces
   std::optional<Status> refusal;
   if (access.credentials.secret_access_key != accepted_secret_) refusal = SignatureRefused(access);
   std::unique_ptr<ObjectStore> store =
-      std::make_unique<RequestStore>(*TableFor(access.table).faults, calls_, refusal);
+      std::make_unique<RequestStore>(*TableFor(access.table).faults, shared_, refusal);
   return store;
+}
+
+int64_t MemoryStoreFactory::SuccessfulWrites(const std::string& key) const {
+  std::lock_guard lock(shared_->mu);
+  auto it = shared_->writes.find(key);
+  return it == shared_->writes.end() ? 0 : it->second;
 }
 
 MemoryObjectStore& MemoryStoreFactory::Memory(const std::string& table) {

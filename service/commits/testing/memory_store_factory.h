@@ -33,7 +33,18 @@ class MemoryStoreFactory : public ObjectStoreFactory {
 
   int64_t Opens() const { return opens_.load(); }
   // Calls that reached a store of any table (through Open's stores).
-  int64_t Calls() const { return calls_->load(); }
+  int64_t Calls() const { return shared_->calls.load(); }
+  // Successful Put, PutIfAbsent and Copy calls that wrote `key` (of any
+  // table) through Open's stores: a commit file written twice is an
+  // overwrite.
+  int64_t SuccessfulWrites(const std::string& key) const;
+
+  // What the stores Open returns share with the factory.
+  struct Shared {
+    std::atomic<int64_t> calls{0};
+    mutable std::mutex mu;
+    std::map<std::string, int64_t> writes;  // guarded by mu
+  };
 
  private:
   struct Table {
@@ -44,7 +55,7 @@ class MemoryStoreFactory : public ObjectStoreFactory {
 
   const std::string accepted_secret_;
   std::atomic<int64_t> opens_{0};
-  std::shared_ptr<std::atomic<int64_t>> calls_ = std::make_shared<std::atomic<int64_t>>(0);
+  const std::shared_ptr<Shared> shared_ = std::make_shared<Shared>();
   std::mutex mu_;
   std::map<std::string, Table> tables_;  // guarded by mu_; entries never move
 };
