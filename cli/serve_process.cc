@@ -89,20 +89,22 @@ class Service {
     http::HttpServer server(ServerOptions(config_), std::move(router), &metrics_, &logger_);
     api_.SetStoppingProbe([&server] { return server.stopping(); });
     if (Status started = server.Start(); !started.ok()) return ReportError(started);
-    logger_.Info("listening", {{"address", config_.server.listen_host},
-                               {"port", server.port()},
-                               {"tls", config_.tls.enabled()},
-                               {"state_store", state_->store().Describe()},
-                               {"config", config_.source}});
+    // The server logs "listening"; this adds what it serves with.
+    logger_.Info("serving", {{"port", server.port()},
+                             {"state_store", state_->store().Describe()},
+                             {"config", config_.source},
+                             {"tokens", config_.tokens.size()}});
     Status port_written = OkStatus();
     int signal = http::RunUntilSignal(server, [&] {
       if (!port_file.empty()) port_written = WritePortFile(port_file, server.port());
       if (!port_written.ok()) std::raise(SIGTERM);
     });
     if (!port_written.ok()) return ReportError(port_written);
-    logger_.Info("stopping", {{"signal", signal}, {"in_flight", "answered"}});
+    // The server has stopped (in-flight requests answered); what the
+    // publisher has not published stays ratified in the state store.
     commits_.publisher().Stop();
-    logger_.Info("stopped", {{"unpublished_tables_left", commits_.publisher().ScheduledTables()}});
+    logger_.Info("shut down", {{"signal", signal},
+                               {"tables_left_to_publish", commits_.publisher().ScheduledTables()}});
     return kExitOk;
   }
 
