@@ -42,9 +42,10 @@ int RunHashToken() {
   if (token.ends_with('\n')) token.pop_back();
   if (token.ends_with('\r')) token.pop_back();
   StatusOr<std::string_view> parsed = service::ParseBearerToken("Bearer " + token);
-  if (!parsed.ok()) {
+  if (!parsed.ok() || *parsed != token) {
     return ReportError(InvalidArgumentError(
-        "the token on stdin cannot be sent as a bearer token (" + parsed.status().message() +
+        "the token on stdin cannot be sent as a bearer token (" +
+        (parsed.ok() ? std::string("it has spaces around it") : parsed.status().message()) +
         "); make one with: openssl rand -base64 32"));
   }
   std::cout << service::HashToken(token) << "\n";

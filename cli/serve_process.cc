@@ -59,10 +59,10 @@ Status WritePortFile(const std::string& path, uint16_t port) {
   {
     std::ofstream out(temp, std::ios::trunc);
     out << port << "\n";
-    if (!out.flush()) return InvalidArgumentError("cannot write the port file " + temp);
+    if (!out.flush()) return UnavailableError("cannot write the port file " + temp);
   }
   if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    return InvalidArgumentError("cannot rename " + temp + " to " + path);
+    return UnavailableError("cannot rename " + temp + " to " + path);
   }
   return OkStatus();
 }

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <thread>
 
+#include "cli_runner.h"
 #include "delay_proxy.h"
 #include "serve_api_fixture.h"
 
@@ -148,6 +149,25 @@ TEST_F(ServeRunTest, NoSecretKeyOrSessionTokenInAnyLogLine) {
   EXPECT_EQ(commit_lines, 10);
   EXPECT_THAT(logs, HasSubstr(R"("code":"credentials_rejected")"));
   EXPECT_THAT(logs, HasSubstr(R"("component":"commits")"));  // the commit logic's own lines
+}
+
+TEST(ServeCliTest, HashTokenPrintsTheSha256OfStdin) {
+  CliResult hashed = RunCli({"serve", "hash-token"}, "my-token-123\n");
+  EXPECT_EQ(hashed.exit_code, 0) << hashed.err;
+  EXPECT_EQ(hashed.out, service::HashToken("my-token-123") + "\n");
+  CliResult bad = RunCli({"serve", "hash-token"}, "two words\n");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_THAT(bad.err, HasSubstr("cannot be sent as a bearer token"));
+  EXPECT_THAT(bad.err, Not(HasSubstr("two words")));
+}
+
+TEST(ServeCliTest, ABadConfigExits2NamingIt) {
+  CliResult missing = RunCli({"serve", "--config", "/nonexistent/serve.toml"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_THAT(missing.err, HasSubstr("service config /nonexistent/serve.toml does not exist"));
+  CliResult none = RunCli({"serve"});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_THAT(none.err, HasSubstr("serve needs --config FILE"));
 }
 
 }  // namespace
