@@ -41,7 +41,8 @@ int RunHashToken() {
   std::string token(std::istreambuf_iterator<char>(std::cin), {});
   if (token.ends_with('\n')) token.pop_back();
   if (token.ends_with('\r')) token.pop_back();
-  StatusOr<std::string_view> parsed = service::ParseBearerToken("Bearer " + token);
+  const std::string header = "Bearer " + token;  // `parsed` points into it
+  StatusOr<std::string_view> parsed = service::ParseBearerToken(header);
   if (!parsed.ok() || *parsed != token) {
     return ReportError(InvalidArgumentError(
         "the token on stdin cannot be sent as a bearer token (" +
