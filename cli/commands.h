@@ -14,5 +14,6 @@ void RegisterCheck(CLI::App& app, int* exit_code);
 void RegisterDynamoDb(CLI::App& app, int* exit_code);
 void RegisterDoctor(CLI::App& app, int* exit_code);
 void RegisterDemo(CLI::App& app, int* exit_code, const char* self_path);
+void RegisterServe(CLI::App& app, int* exit_code);
 
 }  // namespace deltacommit::cli

@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
   deltacommit::cli::RegisterDynamoDb(app, &exit_code);
   deltacommit::cli::RegisterDoctor(app, &exit_code);
   deltacommit::cli::RegisterDemo(app, &exit_code, argv[0]);
+  deltacommit::cli::RegisterServe(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

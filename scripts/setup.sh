@@ -9,7 +9,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   libcurl4-openssl-dev libssl-dev libpugixml-dev libsqlite3-dev
   libboost1.81-dev libtomlplusplus-dev
-  awscli
+  awscli python3-yaml
 )
 
 missing=()

@@ -33,7 +33,8 @@ TEST(ExampleConfigTest, LoadsWithTheDocumentedSettings) {
   ASSERT_EQ(config->tokens.size(), 2u);
   EXPECT_EQ(config->tokens[0].name, "etl-writer");
   EXPECT_THAT(config->tokens[1].tables, ElementsAre("s3://analytics-eu"));
-  EXPECT_EQ(config->publish.interval_ms, 1000);
+  EXPECT_EQ(config->publish.threads, 2);
+  EXPECT_TRUE(config->s3.default_endpoint.enforces_if_none_match);
 
   StatusOr<aws::AwsServiceConfig> eu =
       ResolveEndpoint(config->s3, "analytics-eu", "");
@@ -74,8 +75,20 @@ TEST(ExampleConfigTest, ShowsTheCodeDefaults) {
             empty->s3.default_endpoint.service.endpoint_url);
   EXPECT_EQ(example->s3.default_endpoint.service.path_style,
             empty->s3.default_endpoint.service.path_style);
-  EXPECT_EQ(example->publish.interval_ms, empty->publish.interval_ms);
-  EXPECT_EQ(example->publish.max_batch, empty->publish.max_batch);
+  EXPECT_EQ(example->s3.default_endpoint.enforces_if_none_match,
+            empty->s3.default_endpoint.enforces_if_none_match);
+  const CommitsConfig& c = example->commits;
+  const CommitsConfig& d = empty->commits;
+  EXPECT_EQ(c.max_commit_bytes, d.max_commit_bytes);
+  EXPECT_EQ(c.max_actions, d.max_actions);
+  EXPECT_EQ(c.min_credentials_validity_ms, d.min_credentials_validity_ms);
+  EXPECT_EQ(c.pending_list_limit, d.pending_list_limit);
+  const PublishConfig& p = example->publish;
+  const PublishConfig& q = empty->publish;
+  EXPECT_EQ(p.threads, q.threads);
+  EXPECT_EQ(p.first_retry_ms, q.first_retry_ms);
+  EXPECT_EQ(p.max_retry_ms, q.max_retry_ms);
+  EXPECT_EQ(p.min_credentials_validity_ms, q.min_credentials_validity_ms);
 }
 
 class LoadServiceConfigTest : public ::testing::Test {

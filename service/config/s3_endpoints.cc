@@ -30,6 +30,7 @@ struct EndpointFields {
   std::string url;
   std::string addressing = "auto";
   bool allow_http = false;
+  bool enforces_if_none_match = true;
 };
 
 // Reads the keys `section` sets over `fields` (unset keys keep the value
@@ -40,6 +41,8 @@ Status ReadEndpointFields(TomlSection& section, std::string_view url_key,
   DC_RETURN_IF_ERROR(section.GetString("region", fields.region));
   DC_RETURN_IF_ERROR(section.GetString("addressing", fields.addressing));
   DC_RETURN_IF_ERROR(section.GetBool("allow_http", fields.allow_http));
+  DC_RETURN_IF_ERROR(
+      section.GetBool("enforces_if_none_match", fields.enforces_if_none_match));
   if (fields.addressing != "auto" && fields.addressing != "path" &&
       fields.addressing != "virtual") {
     return section.Error(
@@ -50,7 +53,7 @@ Status ReadEndpointFields(TomlSection& section, std::string_view url_key,
   return OkStatus();
 }
 
-StatusOr<S3Endpoint> ResolveFields(const TomlSection& section,
+StatusOr<S3EndpointConfig> ResolveFields(const TomlSection& section,
                                    std::string_view url_key,
                                    const EndpointFields& fields,
                                    std::string name,
@@ -66,7 +69,8 @@ StatusOr<S3Endpoint> ResolveFields(const TomlSection& section,
   service.endpoint_source =
       fields.url.empty() ? "AWS's endpoint for the region (" + describe + ")"
                          : describe;
-  return S3Endpoint{std::move(name), std::move(service)};
+  return S3EndpointConfig{std::move(name), std::move(service),
+                          fields.enforces_if_none_match};
 }
 
 bool ValidEndpointName(const std::string& name) {
@@ -81,13 +85,13 @@ bool ValidEndpointName(const std::string& name) {
 
 // `name` of an entry: present and not used by an earlier entry.
 Status ReadEntryName(TomlSection& section,
-                     const std::vector<S3Endpoint>& earlier,
+                     const std::vector<S3EndpointConfig>& earlier,
                      std::string_view what, std::string& name) {
   if (!section.Has("name")) {
     return section.SectionError("missing required key name");
   }
   DC_RETURN_IF_ERROR(section.GetString("name", name));
-  for (const S3Endpoint& other : earlier) {
+  for (const S3EndpointConfig& other : earlier) {
     if (other.name == name) {
       return section.Error("name", QuoteForMessage(name) +
                                        " is already used by an earlier " +
@@ -100,7 +104,8 @@ Status ReadEntryName(TomlSection& section,
 Status ReadBucket(TomlSection& section, const EndpointFields& inherited,
                   S3Config& out) {
   section.DeclareKeys(
-      {"name", "endpoint", "region", "addressing", "allow_http"});
+      {"name", "endpoint", "region", "addressing", "allow_http",
+       "enforces_if_none_match"});
   DC_RETURN_IF_ERROR(section.Finish());
   std::string name;
   DC_RETURN_IF_ERROR(
@@ -114,7 +119,7 @@ Status ReadBucket(TomlSection& section, const EndpointFields& inherited,
   EndpointFields fields = inherited;
   DC_RETURN_IF_ERROR(ReadEndpointFields(section, "endpoint", fields));
   DC_ASSIGN_OR_RETURN(
-      S3Endpoint endpoint,
+      S3EndpointConfig endpoint,
       ResolveFields(section, "endpoint", fields, name,
                     "[[s3.bucket]] \"" + name + "\" in " + section.file()));
   out.buckets.push_back(std::move(endpoint));
@@ -123,7 +128,8 @@ Status ReadBucket(TomlSection& section, const EndpointFields& inherited,
 
 Status ReadAllowedEndpoint(TomlSection& section, const EndpointFields& defaults,
                            S3Config& out) {
-  section.DeclareKeys({"name", "url", "region", "addressing", "allow_http"});
+  section.DeclareKeys({"name", "url", "region", "addressing", "allow_http",
+                       "enforces_if_none_match"});
   DC_RETURN_IF_ERROR(section.Finish());
   std::string name;
   DC_RETURN_IF_ERROR(
@@ -133,14 +139,15 @@ Status ReadAllowedEndpoint(TomlSection& section, const EndpointFields& defaults,
                                      " is not an endpoint name (1-64 of a-z, "
                                      "A-Z, 0-9, '.', '_', '-')");
   }
-  // Only the region is inherited: an allowed endpoint is its own host.
+  // Only the region is inherited: an allowed endpoint is its own host (and
+  // says itself whether it enforces If-None-Match).
   EndpointFields fields;
   fields.region = defaults.region;
   DC_RETURN_IF_ERROR(ReadEndpointFields(section, "url", fields));
   if (fields.url.empty()) {
     return section.Error("url", "missing or empty; give the endpoint's URL");
   }
-  DC_ASSIGN_OR_RETURN(S3Endpoint endpoint,
+  DC_ASSIGN_OR_RETURN(S3EndpointConfig endpoint,
                       ResolveFields(section, "url", fields, name,
                                     "[[s3.allowed_endpoint]] \"" + name +
                                         "\" in " + section.file()));
@@ -197,7 +204,8 @@ Status ReadS3Section(TomlSection& root, S3Config& out) {
   DC_RETURN_IF_ERROR(ReadEndpointFields(*s3, "endpoint", defaults));
   DC_ASSIGN_OR_RETURN(
       out.default_endpoint,
-      ResolveFields(*s3, "endpoint", defaults, "", "[s3] in " + root.file()));
+      ResolveFields(*s3, "endpoint", defaults, "default",
+                    "[s3] in " + root.file()));
   DC_ASSIGN_OR_RETURN(std::vector<TomlSection> buckets,
                       s3->GetTableArray("bucket"));
   for (TomlSection& bucket : buckets) {
@@ -213,13 +221,13 @@ Status ReadS3Section(TomlSection& root, S3Config& out) {
 
 }  // namespace internal
 
-StatusOr<aws::AwsServiceConfig> ResolveEndpoint(
-    const S3Config& config, std::string_view bucket,
-    std::string_view requested_name) {
+StatusOr<S3EndpointConfig> ResolveS3Endpoint(const S3Config& config,
+                                             std::string_view bucket,
+                                             std::string_view requested_name) {
   if (!requested_name.empty()) {
     std::string names;
-    for (const S3Endpoint& endpoint : config.allowed) {
-      if (endpoint.name == requested_name) return endpoint.service;
+    for (const S3EndpointConfig& endpoint : config.allowed) {
+      if (endpoint.name == requested_name) return endpoint;
       names += (names.empty() ? "" : ", ") + endpoint.name;
     }
     return PermissionDeniedError(
@@ -230,10 +238,18 @@ StatusOr<aws::AwsServiceConfig> ResolveEndpoint(
         "operator to add an [[s3.allowed_endpoint]] entry (name, url, region) "
         "to the service config");
   }
-  for (const S3Endpoint& endpoint : config.buckets) {
-    if (endpoint.name == bucket) return endpoint.service;
+  for (const S3EndpointConfig& endpoint : config.buckets) {
+    if (endpoint.name == bucket) return endpoint;
   }
-  return config.default_endpoint.service;
+  return config.default_endpoint;
+}
+
+StatusOr<aws::AwsServiceConfig> ResolveEndpoint(
+    const S3Config& config, std::string_view bucket,
+    std::string_view requested_name) {
+  DC_ASSIGN_OR_RETURN(S3EndpointConfig endpoint,
+                      ResolveS3Endpoint(config, bucket, requested_name));
+  return endpoint.service;
 }
 
 }  // namespace deltacommit::service

@@ -23,6 +23,11 @@ namespace deltacommit::service {
 //   2. else the [[s3.bucket]] override for `bucket`;
 //   3. else the [s3] default (AWS's endpoint for its region unless set).
 // region_source/endpoint_source name the config entry that decided.
+// ResolveS3Endpoint returns the whole entry (its name and whether it
+// enforces If-None-Match), ResolveEndpoint only where it is.
+StatusOr<S3EndpointConfig> ResolveS3Endpoint(const S3Config& config,
+                                             std::string_view bucket,
+                                             std::string_view requested_name);
 StatusOr<aws::AwsServiceConfig> ResolveEndpoint(
     const S3Config& config, std::string_view bucket,
     std::string_view requested_name);

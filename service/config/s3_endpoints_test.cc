@@ -121,7 +121,7 @@ TEST(S3ConfigTest, BadRegionAndAddressingAreNamed) {
   EXPECT_THAT(Error("[s3]\nendpont = \"https://x\"\n"),
               StartsWith("test.toml:2:1: unknown key s3.endpont ([s3] takes: "
                          "endpoint, region, "
-                         "addressing, allow_http, bucket, allowed_endpoint)"));
+                         "addressing, allow_http, enforces_if_none_match, bucket, allowed_endpoint)"));
 }
 
 constexpr std::string_view kFull = R"(
@@ -188,6 +188,53 @@ TEST(ResolveEndpointTest, AllowedEndpointByName) {
   EXPECT_EQ(dev.region, "default");
 }
 
+// Each endpoint says whether it enforces `If-None-Match: *` (default: yes);
+// a bucket override inherits [s3]'s setting, an allowed endpoint does not.
+TEST(ResolveEndpointTest, EnforcesIfNoneMatchPerEndpoint) {
+  S3Config defaults = Parsed(kFull);
+  for (std::pair<std::string_view, std::string_view> request :
+       {std::pair{"other", ""}, {"aws-bucket", ""}, {"b", "dev"}}) {
+    StatusOr<S3EndpointConfig> endpoint =
+        ResolveS3Endpoint(defaults, request.first, request.second);
+    ASSERT_TRUE(endpoint.ok()) << endpoint.status().ToString();
+    EXPECT_TRUE(endpoint->enforces_if_none_match) << request.first;
+  }
+  S3Config config = Parsed(R"(
+[s3]
+endpoint = "https://store.internal"
+enforces_if_none_match = false
+[[s3.bucket]]
+name = "inherits"
+[[s3.bucket]]
+name = "enforcing"
+enforces_if_none_match = true
+[[s3.allowed_endpoint]]
+name = "own-setting"
+url = "https://other.internal"
+[[s3.allowed_endpoint]]
+name = "legacy"
+url = "https://legacy.internal"
+enforces_if_none_match = false
+)");
+  auto enforces = [&](std::string_view bucket, std::string_view name) {
+    StatusOr<S3EndpointConfig> endpoint = ResolveS3Endpoint(config, bucket, name);
+    EXPECT_TRUE(endpoint.ok()) << endpoint.status().ToString();
+    return endpoint.ok() && endpoint->enforces_if_none_match;
+  };
+  EXPECT_FALSE(enforces("any", ""));
+  EXPECT_FALSE(enforces("inherits", ""));
+  EXPECT_TRUE(enforces("enforcing", ""));
+  EXPECT_TRUE(enforces("any", "own-setting"));
+  EXPECT_FALSE(enforces("any", "legacy"));
+  StatusOr<S3EndpointConfig> named = ResolveS3Endpoint(config, "any", "legacy");
+  ASSERT_TRUE(named.ok());
+  EXPECT_EQ(named->name, "legacy");
+  EXPECT_EQ(ResolveS3Endpoint(config, "any", "")->name, "default");
+  EXPECT_EQ(ResolveS3Endpoint(config, "inherits", "")->name, "inherits");
+  EXPECT_EQ(Error("[s3]\nenforces_if_none_match = \"yes\"\n"),
+            "test.toml:2:26: s3.enforces_if_none_match: must be a boolean (true or false), not a string");
+}
+
 TEST(ResolveEndpointTest, EndpointNotOnTheAllowlistIsForbidden) {
   S3Config config = Parsed(kFull);
   StatusOr<aws::AwsServiceConfig> resolved =
@@ -248,7 +295,7 @@ TEST(S3ConfigTest, BucketEntryErrors) {
       Error("[[s3.bucket]]\nname = \"bkt\"\nendpiont = \"https://x\"\n"),
       StartsWith("test.toml:3:1: unknown key s3.bucket[0].endpiont "
                  "([[s3.bucket]] takes: "
-                 "name, endpoint, region, addressing, allow_http)"));
+                 "name, endpoint, region, addressing, allow_http, enforces_if_none_match)"));
   EXPECT_EQ(Error("[[s3.bucket]]\nname = \"bkt\"\nendpoint = \"http://x\"\n"),
             "test.toml:3:12: s3.bucket[0].endpoint: is plain http; set "
             "allow_http = true in "
@@ -297,7 +344,7 @@ TEST(S3ConfigTest, AllowedEndpointErrors) {
       StartsWith(
           "test.toml:3:1: unknown key s3.allowed_endpoint[0].endpoint "
           "([[s3.allowed_endpoint]] takes: name, url, region, addressing, "
-          "allow_http)"));
+          "allow_http, enforces_if_none_match)"));
   EXPECT_THAT(
       Error(
           "[[s3.allowed_endpoint]]\nname = \"a\"\nurl = \"https://u:pw@x\"\n"),

@@ -177,10 +177,30 @@ Status ReadState(TomlSection& section, std::string_view base_dir,
                           : ReadDynamoDbState(section, out);
 }
 
+Status ReadCommits(TomlSection& section, CommitsConfig& out) {
+  DC_RETURN_IF_ERROR(section.GetInt("max_commit_bytes", int64_t{1} << 10,
+                                    int64_t{1} << 30, out.max_commit_bytes));
+  DC_RETURN_IF_ERROR(section.GetInt("max_actions", int64_t{1}, int64_t{100'000'000},
+                                    out.max_actions));
+  DC_RETURN_IF_ERROR(section.GetInt("min_credentials_validity_ms", int64_t{0},
+                                    kHourMs, out.min_credentials_validity_ms));
+  DC_RETURN_IF_ERROR(section.GetInt("pending_list_limit", int64_t{1}, int64_t{100'000},
+                                    out.pending_list_limit));
+  return section.Finish();
+}
+
 Status ReadPublish(TomlSection& section, PublishConfig& out) {
+  DC_RETURN_IF_ERROR(section.GetInt("threads", 1, 256, out.threads));
   DC_RETURN_IF_ERROR(
-      section.GetInt("interval_ms", int64_t{10}, kHourMs, out.interval_ms));
-  DC_RETURN_IF_ERROR(section.GetInt("max_batch", 1, 10'000, out.max_batch));
+      section.GetInt("first_retry_ms", int64_t{1}, kHourMs, out.first_retry_ms));
+  DC_RETURN_IF_ERROR(
+      section.GetInt("max_retry_ms", int64_t{1}, kHourMs, out.max_retry_ms));
+  if (out.max_retry_ms < out.first_retry_ms) {
+    return section.Error("max_retry_ms", "is less than first_retry_ms (" +
+                                             std::to_string(out.first_retry_ms) + ")");
+  }
+  DC_RETURN_IF_ERROR(section.GetInt("min_credentials_validity_ms", int64_t{0},
+                                    kHourMs, out.min_credentials_validity_ms));
   return section.Finish();
 }
 
@@ -220,6 +240,9 @@ StatusOr<ServiceConfig> ParseServiceConfig(std::string_view text,
   }));
   DC_RETURN_IF_ERROR(internal::ReadS3Section(root, config.s3));
   DC_RETURN_IF_ERROR(internal::ReadTokens(root, config.tokens));
+  DC_RETURN_IF_ERROR(ReadOptionalTable(root, "commits", [&](TomlSection& s) {
+    return ReadCommits(s, config.commits);
+  }));
   DC_RETURN_IF_ERROR(ReadOptionalTable(root, "publish", [&](TomlSection& s) {
     return ReadPublish(s, config.publish);
   }));

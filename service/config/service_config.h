@@ -65,18 +65,26 @@ struct StateConfig {
 
 // Where one S3 endpoint is, resolved from the file alone. `service` is what
 // the S3 adapter takes; its *_source fields name the config entry.
-struct S3Endpoint {
-  std::string name;  // allowed endpoint: its name; bucket override: the bucket
+struct S3EndpointConfig {
+  // allowed endpoint: its name; bucket override: the bucket; [s3]: "default"
+  std::string name;
   aws::AwsServiceConfig service;
+  // `enforces_if_none_match`: the store refuses a PUT with `If-None-Match:
+  // *` on an existing key, atomically (AWS S3 since 2024, Ceph RGW, MinIO,
+  // Cloudflare R2). Then the service publishes <v>.json put-if-absent;
+  // otherwise it checks with HEAD before a plain PUT, and only its own state
+  // store keeps two commits of one version apart, so every writer of such a
+  // table must go through the service.
+  bool enforces_if_none_match = true;
 };
 
 // [s3]: the default endpoint, per-bucket overrides and the endpoints a
 // request may name. The environment (AWS_ENDPOINT_URL, profiles) is never
 // consulted: what the service may reach is exactly what this file says.
 struct S3Config {
-  S3Endpoint default_endpoint;      // [s3]; region us-east-1, AWS's endpoint
-  std::vector<S3Endpoint> buckets;  // [[s3.bucket]]; unset fields inherit [s3]
-  std::vector<S3Endpoint> allowed;  // [[s3.allowed_endpoint]]
+  S3EndpointConfig default_endpoint;      // [s3]; us-east-1, AWS's endpoint
+  std::vector<S3EndpointConfig> buckets;  // [[s3.bucket]]; unset keys inherit [s3]
+  std::vector<S3EndpointConfig> allowed;  // [[s3.allowed_endpoint]]
 };
 
 enum class Action { kCommit, kRead };
@@ -94,11 +102,26 @@ struct TokenConfig {
   }
 };
 
-// [publish]: the background publisher of coordinated commits.
+// [commits]: what one commit request may be.
+struct CommitsConfig {
+  int64_t max_commit_bytes = 16 << 20;  // one commit file; larger: 413
+  int64_t max_actions = 200'000;        // lines of one commit file; more: 413
+  // A request's credentials must stay valid this long after it arrives
+  // (else 422): a commit takes a few S3 calls.
+  int64_t min_credentials_validity_ms = 10'000;
+  // Most commits one GET /v1/tables/{table}/commits answer lists.
+  int64_t pending_list_limit = 1'000;
+};
+
+// [publish]: the background publisher, which copies ratified commits to
+// _delta_log/<v>.json (coordinated mode, and service-mode commits whose
+// publishing failed) with the credentials of the table's latest request.
 struct PublishConfig {
-  int64_t interval_ms =
-      1'000;            // how often it looks for ratified, unpublished commits
-  int max_batch = 100;  // at most this many commits per table per round
+  int threads = 2;
+  int64_t first_retry_ms = 250;  // a failed table is retried after this,
+  int64_t max_retry_ms = 30'000;  // doubling up to this
+  // Credentials closer than this to their expiration are dropped.
+  int64_t min_credentials_validity_ms = 5'000;
 };
 
 struct ServiceConfig {
@@ -108,6 +131,7 @@ struct ServiceConfig {
   StateConfig state;
   S3Config s3;
   std::vector<TokenConfig> tokens;
+  CommitsConfig commits;
   PublishConfig publish;
 };
 

@@ -51,8 +51,41 @@ TEST(ServiceConfigTest, EmptyFileGivesTheDocumentedDefaults) {
   EXPECT_TRUE(config.s3.buckets.empty());
   EXPECT_TRUE(config.s3.allowed.empty());
   EXPECT_TRUE(config.tokens.empty());
-  EXPECT_EQ(config.publish.interval_ms, 1'000);
-  EXPECT_EQ(config.publish.max_batch, 100);
+  EXPECT_EQ(config.commits.max_commit_bytes, 16 << 20);
+  EXPECT_EQ(config.commits.max_actions, 200'000);
+  EXPECT_EQ(config.commits.min_credentials_validity_ms, 10'000);
+  EXPECT_EQ(config.commits.pending_list_limit, 1'000);
+  EXPECT_EQ(config.publish.threads, 2);
+  EXPECT_EQ(config.publish.first_retry_ms, 250);
+  EXPECT_EQ(config.publish.max_retry_ms, 30'000);
+  EXPECT_EQ(config.publish.min_credentials_validity_ms, 5'000);
+}
+
+TEST(ServiceConfigTest, ReadsCommitAndPublishSettings) {
+  ServiceConfig config = Parsed(R"(
+[commits]
+max_commit_bytes = 1048576
+max_actions = 10
+min_credentials_validity_ms = 60000
+pending_list_limit = 5
+[publish]
+threads = 1
+first_retry_ms = 10
+max_retry_ms = 100
+min_credentials_validity_ms = 0
+)");
+  EXPECT_EQ(config.commits.max_commit_bytes, 1048576);
+  EXPECT_EQ(config.commits.max_actions, 10);
+  EXPECT_EQ(config.commits.min_credentials_validity_ms, 60'000);
+  EXPECT_EQ(config.commits.pending_list_limit, 5);
+  EXPECT_EQ(config.publish.threads, 1);
+  EXPECT_EQ(config.publish.first_retry_ms, 10);
+  EXPECT_EQ(config.publish.max_retry_ms, 100);
+  EXPECT_EQ(config.publish.min_credentials_validity_ms, 0);
+  EXPECT_EQ(Error("[publish]\nfirst_retry_ms = 500\nmax_retry_ms = 100\n"),
+            "test.toml:3:16: publish.max_retry_ms: is less than first_retry_ms (500)");
+  EXPECT_EQ(Error("[commits]\nmax_actions = 0\n"),
+            "test.toml:2:15: commits.max_actions: is 0; it must be between 1 and 100000000");
 }
 
 TEST(ServiceConfigTest, ReadsServerSettings) {
@@ -104,8 +137,7 @@ TEST(ServiceConfigTest, UnknownKeyIsNamedWithItsLineAndTheKnownKeys) {
             "idle_timeout_ms, drain_timeout_ms)");
   EXPECT_EQ(Error("[publish]\n\n  interval = 5\n"),
             "test.toml:3:3: unknown key publish.interval ([publish] takes: "
-            "interval_ms, "
-            "max_batch)");
+            "threads, first_retry_ms, max_retry_ms, min_credentials_validity_ms)");
   EXPECT_THAT(
       Error("[tls]\ncert = \"a\"\n"),
       StartsWith(
@@ -124,7 +156,7 @@ TEST(ServiceConfigTest, UnknownSectionIsNamed) {
       Error("[srever]\nlisten = \"127.0.0.1:1\"\n"),
       AllOf(
           StartsWith("test.toml:1:2: unknown section or key srever"),
-          HasSubstr("the file takes: server, tls, state, s3, token, publish")));
+          HasSubstr("the file takes: server, tls, state, s3, token, commits, publish")));
   EXPECT_THAT(Error("listen = \"127.0.0.1:1\"\n"),
               StartsWith("test.toml:1:1: unknown section or key listen"));
   EXPECT_THAT(Error("[[tokens]]\nname = \"x\"\n"),
@@ -168,11 +200,11 @@ TEST(ServiceConfigTest, IntegersOutOfRangeAreNamed) {
   EXPECT_THAT(Error("[server]\nmax_connections = 9223372036854775807\n"),
               HasSubstr("server.max_connections: is 9223372036854775807"));
   EXPECT_THAT(
-      Error("[publish]\ninterval_ms = 5\n"),
-      HasSubstr(
-          "publish.interval_ms: is 5; it must be between 10 and 3600000"));
-  EXPECT_THAT(Error("[publish]\nmax_batch = 0\n"),
-              HasSubstr("publish.max_batch: is 0"));
+      Error("[publish]\nfirst_retry_ms = 0\n"),
+      HasSubstr("publish.first_retry_ms: is 0; it must be between 1 and 3600000"));
+  EXPECT_THAT(Error("[publish]\nthreads = 0\n"), HasSubstr("publish.threads: is 0"));
+  EXPECT_THAT(Error("[commits]\nmax_commit_bytes = 10\n"),
+              HasSubstr("commits.max_commit_bytes: is 10"));
 }
 
 TEST(ServiceConfigTest, SyntaxErrorsNameTheLine) {
@@ -288,13 +320,6 @@ TEST(ServiceConfigTest, DynamoDbEndpointFileWinsEnvironmentFillsGaps) {
   ASSERT_TRUE(resolved.ok()) << resolved.status().ToString();
   EXPECT_EQ(resolved->region, "ap-south-1");
   EXPECT_EQ(resolved->endpoint_url, "https://env.example");
-}
-
-TEST(ServiceConfigTest, ReadsPublish) {
-  ServiceConfig config =
-      Parsed("[publish]\ninterval_ms = 250\nmax_batch = 7\n");
-  EXPECT_EQ(config.publish.interval_ms, 250);
-  EXPECT_EQ(config.publish.max_batch, 7);
 }
 
 }  // namespace

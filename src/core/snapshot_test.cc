@@ -150,6 +150,21 @@ TEST_F(SnapshotTest, LoadsProtocolMetadataAndFilesOfLatestVersion) {
   EXPECT_EQ(s->active_files().at(Key("c")).size, 30);
 }
 
+// The commit service's staged commits (coordinated mode, and its own in
+// service mode) are not part of the log until published as <v>.json.
+TEST_F(SnapshotTest, StagedCommitsAreIgnoredUntilPublished) {
+  CreateTable({AddLine("a", 10)});
+  const std::string staged = AddLine("staged", 5) + "\n";
+  for (Version v : {0, 1, 2}) {
+    ASSERT_TRUE(store_.Put(StagedCommitPath(v, NewUuid()), staged).ok());
+  }
+  auto s = MustLoad();
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->version(), 0);
+  EXPECT_THAT(Keys(*s), ElementsAre(Key("a")));
+  EXPECT_EQ(MustCheck().unrecognized_files, 0);
+}
+
 TEST_F(SnapshotTest, SamePathWithTwoDeletionVectorsIsTwoFiles) {
   const std::string dv_a = Dv("u", "ab^-aqEH.-t@S}K{vb[*k^", 4);
   const std::string dv_b =

@@ -1,0 +1,116 @@
+// POST /v1/commits. The order of the checks decides which error a request
+// with several problems gets: 401 before anything is read, then 400 for
+// the body and the table URI, 403 for the token and the endpoint, then 422
+// for the credentials, and only then the commit logic (which writes).
+#include "serve_api.h"
+
+#include <nlohmann/json.hpp>
+
+#include "service/config/s3_endpoints.h"
+#include "service/config/table_uri.h"
+
+namespace deltacommit::cli {
+
+ServeApi::ServeApi(ServeApiDeps deps) : deps_(deps) {}
+
+Status ServeApi::AddRoutes(http::Router& router) {
+  auto bind = [this](http::Response (ServeApi::*handler)(const http::Request&)) {
+    return [this, handler](const http::Request& request) { return (this->*handler)(request); };
+  };
+  DC_RETURN_IF_ERROR(router.Add("POST", "/v1/commits", bind(&ServeApi::PostCommit)));
+  DC_RETURN_IF_ERROR(
+      router.Add("GET", "/v1/tables/{table}/commits", bind(&ServeApi::GetPendingCommits)));
+  DC_RETURN_IF_ERROR(router.Add("GET", "/healthz", bind(&ServeApi::Healthz)));
+  DC_RETURN_IF_ERROR(router.Add("GET", "/readyz", bind(&ServeApi::Readyz)));
+  return router.Add("GET", "/metrics", bind(&ServeApi::MetricsText));
+}
+
+http::Response ServeApi::PostCommit(const http::Request& request) {
+  StatusOr<const service::TokenConfig*> token =
+      deps_.authenticator->Authenticate(request.Header("authorization"));
+  if (!token.ok()) {
+    ApiError error = ErrorFor(token.status());
+    LogCommit(request, nullptr, nullptr, &error, nullptr);
+    return ErrorAnswer(error);
+  }
+  StatusOr<CommitBody> body = ParseCommitBody(request.body);
+  if (!body.ok()) {
+    ApiError error = ErrorFor(body.status());
+    LogCommit(request, *token, nullptr, &error, nullptr);
+    return ErrorAnswer(error);
+  }
+  return Commit(request, **token, *body);
+}
+
+std::optional<ApiError> ServeApi::Prepare(const CommitBody& body,
+                                          const service::TokenConfig& token,
+                                          service::CommitRequest& out) const {
+  StatusOr<service::TableUri> table = service::NormalizeTableUri(body.table);
+  if (!table.ok()) return ErrorFor(table.status());
+  if (body.staged_file) {
+    Status staged = service::ValidateStagedCommitKey(*body.staged_file, body.version);
+    if (!staged.ok()) return ErrorFor(staged);
+  }
+  Status allowed = service::Authorize(token, *table, service::Action::kCommit);
+  if (!allowed.ok()) return ErrorFor(allowed);
+  StatusOr<service::S3EndpointConfig> endpoint =
+      service::ResolveS3Endpoint(deps_.config->s3, table->bucket, body.endpoint);
+  if (!endpoint.ok()) return ErrorFor(endpoint.status());
+  if (body.credentials_problem) {
+    return ApiError{422, "credentials_invalid", *body.credentials_problem, {}};
+  }
+  out.access.table = table->uri;
+  out.access.endpoint = {endpoint->name, endpoint->service, endpoint->enforces_if_none_match};
+  out.access.credentials = body.credentials;
+  out.version = body.version;
+  out.actions = body.actions;
+  out.staged_file = body.staged_file;
+  return std::nullopt;
+}
+
+http::Response ServeApi::Commit(const http::Request& request, const service::TokenConfig& token,
+                                const CommitBody& body) {
+  service::CommitRequest commit;
+  if (std::optional<ApiError> refused = Prepare(body, token, commit)) {
+    LogCommit(request, &token, &body, &*refused, nullptr);
+    return ErrorAnswer(*refused);
+  }
+  deps_.commit_metrics->CommitStarted();
+  service::CommitReply reply = deps_.commits->Commit(commit);
+  deps_.commit_metrics->CommitFinished();
+  LogCommit(request, &token, &body, nullptr, &reply);
+  return CommitReplyResponse(reply);
+}
+
+void ServeApi::LogCommit(const http::Request& request, const service::TokenConfig* token,
+                         const CommitBody* body, const ApiError* refused,
+                         const service::CommitReply* reply) const {
+  const ApiError error = refused  ? *refused
+                         : !reply->ok() ? ErrorFor(*reply)
+                                        : ApiError{200, "", "", {}};
+  const http::LogLevel level = error.status >= 500   ? http::LogLevel::kError
+                               : error.status >= 400 ? http::LogLevel::kWarn
+                                                     : http::LogLevel::kInfo;
+  if (!deps_.logger->Enabled(level)) return;
+  nlohmann::json fields = {{"request_id", request.request_id}, {"status", error.status}};
+  // The [[token]]'s name; a field named "token" would be redacted.
+  if (token != nullptr) fields["client"] = token->name;
+  if (body != nullptr) {
+    fields["table"] = body->table.substr(0, 300);  // JSON escapes what it must
+    fields["version"] = body->version;
+    fields["mode"] = body->staged_file ? "coordinated" : "service";
+    if (!body->endpoint.empty()) fields["endpoint"] = body->endpoint.substr(0, 64);
+    if (!body->credentials.access_key_id.empty()) {
+      fields["key_id"] = body->credentials.RedactedKeyId();
+    }
+  }
+  if (reply != nullptr && reply->ok()) fields["published"] = reply->published;
+  if (error.status != 200) {
+    fields["code"] = error.code;
+    fields["error"] = error.message;
+    if (error.latest) fields["latest_version"] = *error.latest;
+  }
+  deps_.logger->Log(level, "commit", fields);
+}
+
+}  // namespace deltacommit::cli

@@ -1,0 +1,155 @@
+#include "serve_process.h"
+
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "output.h"
+#include "serve_api.h"
+#include "serve_commit_metrics.h"
+#include "serve_log_sink.h"
+#include "serve_state_store.h"
+#include "service/commits/commit_service.h"
+#include "service/commits/s3_object_store_factory.h"
+#include "service/config/auth.h"
+#include "service/http/http_server.h"
+#include "service/http/run_until_signal.h"
+
+namespace deltacommit::cli {
+namespace {
+
+using std::chrono::milliseconds;
+
+http::HttpServerOptions ServerOptions(const service::ServiceConfig& config) {
+  const service::ServerConfig& s = config.server;
+  http::HttpServerOptions o;
+  o.address = s.listen_host;
+  o.port = s.listen_port;
+  o.max_connections = static_cast<size_t>(s.max_connections);
+  o.io_threads = static_cast<size_t>(s.io_threads);
+  o.worker_threads = static_cast<size_t>(s.workers);
+  o.max_body_bytes = static_cast<uint64_t>(s.max_body_bytes);
+  o.request_timeout = milliseconds(s.request_timeout_ms);
+  o.idle_timeout = milliseconds(s.idle_timeout_ms);
+  o.drain_timeout = milliseconds(s.drain_timeout_ms);
+  if (config.tls.enabled()) {
+    o.tls = http::TlsFiles{config.tls.certificate, config.tls.private_key};
+  }
+  return o;
+}
+
+service::CommitServiceOptions CommitOptions(const service::ServiceConfig& config) {
+  service::CommitServiceOptions o;
+  o.limits.max_commit_bytes = config.commits.max_commit_bytes;
+  o.limits.max_actions = config.commits.max_actions;
+  o.min_credentials_validity_ms = config.commits.min_credentials_validity_ms;
+  o.pending_list_limit = config.commits.pending_list_limit;
+  o.publisher.threads = config.publish.threads;
+  o.publisher.first_retry = milliseconds(config.publish.first_retry_ms);
+  o.publisher.max_retry = milliseconds(config.publish.max_retry_ms);
+  o.publisher.min_credentials_validity_ms = config.publish.min_credentials_validity_ms;
+  return o;
+}
+
+// Written whole or not at all: a reader never sees half a number.
+Status WritePortFile(const std::string& path, uint16_t port) {
+  const std::string temp = path + ".tmp";
+  {
+    std::ofstream out(temp, std::ios::trunc);
+    out << port << "\n";
+    if (!out.flush()) return UnavailableError("cannot write the port file " + temp);
+  }
+  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+    return UnavailableError("cannot rename " + temp + " to " + path);
+  }
+  return OkStatus();
+}
+
+// Everything the running service is made of, in construction order (and
+// so destroyed in reverse: the server first, the state store last).
+class Service {
+ public:
+  Service(const service::ServiceConfig& config, http::JsonLogger& logger,
+          std::unique_ptr<OpenedStateStore> state, http::LogLevel level)
+      : config_(config),
+        logger_(logger),
+        state_(std::move(state)),
+        commit_metrics_(metrics_),
+        stores_(*s3_http_, commit_metrics_),
+        commits_(state_->store(), stores_, WithObservers(CommitOptions(config), level)),
+        authenticator_(config.tokens),
+        api_({&config_, &authenticator_, &commits_, &state_->store(), &commit_metrics_, &metrics_,
+              &logger_}) {}
+
+  int Run(const std::string& port_file) {
+    http::Router router;
+    if (Status routes = api_.AddRoutes(router); !routes.ok()) return ReportError(routes);
+    http::HttpServer server(ServerOptions(config_), std::move(router), &metrics_, &logger_);
+    api_.SetStoppingProbe([&server] { return server.stopping(); });
+    if (Status started = server.Start(); !started.ok()) return ReportError(started);
+    // The server logs "listening"; this adds what it serves with.
+    logger_.Info("serving", {{"port", server.port()},
+                             {"state_store", state_->store().Describe()},
+                             {"config", config_.source},
+                             {"tokens", config_.tokens.size()}});
+    Status port_written = OkStatus();
+    int signal = http::RunUntilSignal(server, [&] {
+      if (!port_file.empty()) port_written = WritePortFile(port_file, server.port());
+      if (!port_written.ok()) std::raise(SIGTERM);
+    });
+    if (!port_written.ok()) return ReportError(port_written);
+    // The server has stopped (in-flight requests answered); what the
+    // publisher has not published stays ratified in the state store.
+    commits_.publisher().Stop();
+    logger_.Info("shut down", {{"signal", signal},
+                               {"tables_left_to_publish", commits_.publisher().ScheduledTables()}});
+    return kExitOk;
+  }
+
+ private:
+  service::CommitServiceOptions WithObservers(service::CommitServiceOptions options,
+                                              http::LogLevel level) {
+    options.observer = &commit_metrics_;
+    options.logger = NewJsonSpdLogger(logger_, "commits", level);
+    return options;
+  }
+
+  const service::ServiceConfig& config_;
+  http::JsonLogger& logger_;
+  std::unique_ptr<OpenedStateStore> state_;
+  http::Metrics metrics_;
+  CommitMetrics commit_metrics_;
+  std::unique_ptr<aws::HttpClient> s3_http_ = aws::NewCurlHttpClient();
+  service::S3ObjectStoreFactory stores_;
+  service::CommitService commits_;
+  service::Authenticator authenticator_;
+  ServeApi api_;
+};
+
+}  // namespace
+
+int RunServe(const ServeOptions& options) {
+  // A peer closing its socket must not kill the process.
+  std::signal(SIGPIPE, SIG_IGN);
+  StatusOr<service::ServiceConfig> config = service::LoadServiceConfig(options.config_path);
+  if (!config.ok()) {
+    ReportError(config.status());
+    return kExitBadInput;
+  }
+  http::JsonLogger logger(std::cerr, options.log_level);
+  if (config->tokens.empty()) {
+    logger.Warn("no [[token]] in the config: every /v1/ request will be refused with 401",
+                {{"config", config->source}});
+  }
+  StatusOr<std::unique_ptr<OpenedStateStore>> state = OpenStateStore(config->state, logger);
+  if (!state.ok()) {
+    ReportError(state.status());
+    return kExitError;
+  }
+  Service running(*config, logger, std::move(state).value(), options.log_level);
+  return running.Run(options.port_file);
+}
+
+}  // namespace deltacommit::cli

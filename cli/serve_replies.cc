@@ -1,0 +1,63 @@
+#include "serve_replies.h"
+
+#include <nlohmann/json.hpp>
+
+namespace deltacommit::cli {
+
+using service::CommitOutcome;
+
+int HttpStatusFor(CommitOutcome outcome) {
+  switch (outcome) {
+    case CommitOutcome::kOk: return 200;
+    case CommitOutcome::kVersionTaken:
+    case CommitOutcome::kVersionAhead: return 409;
+    case CommitOutcome::kBadRequest: return 400;
+    case CommitOutcome::kTooLarge: return 413;
+    case CommitOutcome::kCredentialsInvalid: return 422;
+    case CommitOutcome::kCredentialsRejected: return 424;
+    case CommitOutcome::kUnavailable: return 503;
+    case CommitOutcome::kLogInconsistent: return 500;
+  }
+  return 500;
+}
+
+ApiError ErrorFor(const Status& status) {
+  switch (status.code()) {
+    case StatusCode::kInvalidArgument: return {400, "bad_request", status.message(), {}};
+    case StatusCode::kUnauthenticated: return {401, "unauthenticated", status.message(), {}};
+    case StatusCode::kPermissionDenied: return {403, "forbidden", status.message(), {}};
+    case StatusCode::kUnavailable:
+    case StatusCode::kDeadlineExceeded:
+    case StatusCode::kUnknownOutcome: return {503, "unavailable", status.message(), {}};
+    default: return {500, "internal", status.message(), {}};
+  }
+}
+
+ApiError ErrorFor(const service::CommitReply& reply) {
+  const bool conflict = reply.outcome == CommitOutcome::kVersionTaken ||
+                        reply.outcome == CommitOutcome::kVersionAhead;
+  return {HttpStatusFor(reply.outcome), std::string(service::CommitOutcomeName(reply.outcome)),
+          reply.message, conflict ? std::optional<Version>(reply.latest.value_or(-1)) : std::nullopt};
+}
+
+http::Response ErrorAnswer(const ApiError& error) {
+  nlohmann::json body = {{"code", error.code}, {"message", error.message}};
+  if (error.latest.has_value()) body["latest_version"] = *error.latest;
+  // Messages quote client input: replace invalid UTF-8 rather than throw.
+  http::Response response = http::Response::Json(
+      error.status, nlohmann::json{{"error", std::move(body)}}.dump(
+                        -1, ' ', false, nlohmann::json::error_handler_t::replace));
+  if (error.status == 401) {
+    response.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"deltacommit\"");
+  }
+  if (error.status == 503) response.headers.emplace_back("Retry-After", "1");
+  return response;
+}
+
+http::Response CommitReplyResponse(const service::CommitReply& reply) {
+  if (!reply.ok()) return ErrorAnswer(ErrorFor(reply));
+  nlohmann::json body = {{"version", reply.version}, {"published", reply.published}};
+  return http::Response::Json(200, body.dump());
+}
+
+}  // namespace deltacommit::cli

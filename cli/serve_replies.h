@@ -1,0 +1,44 @@
+// The answers of the commit service's HTTP API (docs/api.md): the status
+// code of each refusal and its body
+//   {"error": {"code": "...", "message": "...", "latest_version": 9}}
+// (latest_version only on 409). 401 carries `WWW-Authenticate: Bearer`,
+// 503 `Retry-After: 1`.
+//
+// Thread-safety: pure functions.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "deltacommit/actions.h"
+#include "deltacommit/status.h"
+#include "service/commits/commit_types.h"
+#include "service/http/http_message.h"
+
+namespace deltacommit::cli {
+
+struct ApiError {
+  int status = 500;
+  std::string code;  // "bad_request", "version_taken", ...
+  std::string message;
+  std::optional<Version> latest;  // 409 only
+};
+
+// 200, 409, 409, 400, 413, 422, 424, 503, 500 (log_inconsistent).
+int HttpStatusFor(service::CommitOutcome outcome);
+
+// The refusal of a Status that stopped a request before the commit logic:
+// kInvalidArgument 400 bad_request, kUnauthenticated 401 unauthenticated,
+// kPermissionDenied 403 forbidden, kUnavailable (and kDeadlineExceeded,
+// kUnknownOutcome) 503 unavailable, anything else 500 internal.
+ApiError ErrorFor(const Status& status);
+
+// The refusal of a commit reply that is not OK.
+ApiError ErrorFor(const service::CommitReply& reply);
+
+http::Response ErrorAnswer(const ApiError& error);
+
+// 200 {"version": v, "published": b}, or ErrorAnswer(ErrorFor(reply)).
+http::Response CommitReplyResponse(const service::CommitReply& reply);
+
+}  // namespace deltacommit::cli

@@ -1,0 +1,35 @@
+// Opens the state store the service config names: a SQLite file, or a
+// DynamoDB table (created, on-demand billing, if it does not exist yet) that
+// the service reaches with its own AWS credentials (environment, profile or
+// instance role), never with a writer's.
+//
+// Thread-safety: OpenStateStore is called once, at start.
+#pragma once
+
+#include <memory>
+
+#include "deltacommit/status.h"
+#include "service/config/service_config.h"
+#include "service/http/json_logger.h"
+#include "service/state/state_store.h"
+
+namespace deltacommit::cli {
+
+// A table URI no client can name (bucket names have no '_'): asked about at
+// start and by /readyz to see that the store answers.
+inline constexpr char kStateProbeTable[] = "s3://deltacommit_state_probe";
+
+// The store and what it needs alive (for DynamoDB: its HTTP client,
+// credentials and client).
+class OpenedStateStore {
+ public:
+  virtual ~OpenedStateStore() = default;
+  virtual service::StateStore& store() = 0;
+};
+
+// kFailedPrecondition / kNotFound / kPermissionDenied naming the file or
+// table when it cannot be opened; `logger` hears about a table created.
+StatusOr<std::unique_ptr<OpenedStateStore>> OpenStateStore(const service::StateConfig& config,
+                                                           http::JsonLogger& logger);
+
+}  // namespace deltacommit::cli

@@ -1,0 +1,137 @@
+#include "service/commits/commit_checks.h"
+
+#include <string>
+#include <variant>
+
+#include "adapters/aws/credentials_internal.h"
+#include "adapters/aws/sigv4.h"
+#include "deltacommit/action_json.h"
+#include "deltacommit/log_path.h"
+#include "service/commits/action_paths.h"
+
+namespace deltacommit::service {
+namespace {
+
+std::string AtLine(int64_t line) { return "actions line " + std::to_string(line) + ": "; }
+
+// Counts the actions that may appear at most once per commit.
+struct SingletonCounts {
+  int commit_info = 0;
+  int protocol = 0;
+  int metadata = 0;
+};
+
+Status CheckKind(const Action& action, SingletonCounts& counts) {
+  if (const auto* unknown = std::get_if<UnknownAction>(&action)) {
+    return InvalidArgumentError("unknown action \"" + unknown->type +
+                                "\": the service writes only the Delta actions it knows "
+                                "(add, remove, metaData, protocol, commitInfo, txn, cdc, "
+                                "domainMetadata)");
+  }
+  if (std::holds_alternative<CheckpointMetadata>(action) ||
+      std::holds_alternative<Sidecar>(action)) {
+    return InvalidArgumentError("\"" + std::string(ActionType(action)) +
+                                "\" belongs in checkpoints, not in a commit");
+  }
+  int* count = std::holds_alternative<CommitInfo>(action) ? &counts.commit_info
+               : std::holds_alternative<Protocol>(action) ? &counts.protocol
+               : std::holds_alternative<Metadata>(action) ? &counts.metadata
+                                                          : nullptr;
+  if (count != nullptr && ++*count > 1) {
+    return InvalidArgumentError("a second \"" + std::string(ActionType(action)) +
+                                "\" action: a commit holds at most one");
+  }
+  return OkStatus();
+}
+
+void NoteTimestamp(const Action& action, CheckedCommit& checked) {
+  const auto* info = std::get_if<CommitInfo>(&action);
+  if (info == nullptr) return;
+  checked.commit_timestamp_ms =
+      info->in_commit_timestamp ? info->in_commit_timestamp : info->timestamp;
+}
+
+Status CheckLine(std::string_view table, std::string_view line, ActionParser& parser,
+                 SingletonCounts& counts, CheckedCommit& checked) {
+  if (line.ends_with('\r')) line.remove_suffix(1);
+  if (line.empty()) return InvalidArgumentError("empty line: one action per line");
+  DC_ASSIGN_OR_RETURN(Action action, parser.ParseLine(line));
+  DC_RETURN_IF_ERROR(CheckKind(action, counts));
+  DC_RETURN_IF_ERROR(CheckActionPaths(table, action));
+  NoteTimestamp(action, checked);
+  return OkStatus();
+}
+
+}  // namespace
+
+StatusOr<CheckedCommit> CheckCommitContent(std::string_view table, std::string_view content,
+                                           const CommitLimits& limits) {
+  const auto size = static_cast<int64_t>(content.size());
+  if (size > limits.max_commit_bytes) {
+    return ResourceExhaustedError("the actions are " + std::to_string(size) +
+                                  " bytes, over the limit of " +
+                                  std::to_string(limits.max_commit_bytes) + " bytes per commit");
+  }
+  if (content.empty()) return InvalidArgumentError("the actions are empty: a commit needs one");
+  const std::string_view bytes = content;
+  if (content.ends_with('\n')) content.remove_suffix(1);
+  CheckedCommit checked;
+  ActionParser parser;
+  SingletonCounts counts;
+  int64_t line_number = 0;
+  for (size_t start = 0; start <= content.size();) {
+    size_t end = content.find('\n', start);
+    if (end == std::string_view::npos) end = content.size();
+    if (++line_number > limits.max_actions) {
+      return ResourceExhaustedError("more than " + std::to_string(limits.max_actions) +
+                                    " actions in one commit (the limit)");
+    }
+    Status line = CheckLine(table, content.substr(start, end - start), parser, counts, checked);
+    if (!line.ok()) return Status(line.code(), AtLine(line_number) + line.message());
+    start = end + 1;
+  }
+  checked.content_sha256 = aws::Sha256Hex(bytes);
+  checked.size = size;
+  return checked;
+}
+
+Status CheckStagedFileName(std::string_view staged_file, Version version) {
+  const std::string expected = "_delta_log/_staged_commits/" + FormatVersion(version) +
+                               ".<uuid>.json";
+  if (!staged_file.starts_with(kLogDir)) {
+    return InvalidArgumentError("staged_file \"" + std::string(staged_file) +
+                                "\" is not a staged commit of version " +
+                                std::to_string(version) + ": expected " + expected);
+  }
+  const ParsedLogPath parsed = ParseLogPath(staged_file.substr(kLogDir.size()));
+  if (parsed.type != LogFileType::kStagedCommit || parsed.version != version) {
+    return InvalidArgumentError("staged_file \"" + std::string(staged_file) +
+                                "\" is not a staged commit of version " +
+                                std::to_string(version) + ": expected " + expected);
+  }
+  return OkStatus();
+}
+
+Status CheckRequestCredentials(const aws::Credentials& c, int64_t now_ms,
+                               int64_t min_validity_ms) {
+  if (c.access_key_id.empty() || c.secret_access_key.empty()) {
+    return UnauthenticatedError(
+        "credentials are missing an access key id or a secret access key: send the temporary "
+        "credentials (access key id, secret, session token, expiration) for the table");
+  }
+  if (!c.expiration_ms) {
+    return UnauthenticatedError("credentials of key " + c.RedactedKeyId() +
+                                " have no expiration: send temporary credentials with the "
+                                "expiration they were issued with");
+  }
+  if (*c.expiration_ms - min_validity_ms > now_ms) return OkStatus();
+  const bool expired = *c.expiration_ms <= now_ms;
+  return UnauthenticatedError(
+      "credentials of key " + c.RedactedKeyId() + (expired ? " expired at " : " expire at ") +
+      aws::internal::FormatUtc(*c.expiration_ms) + " (UTC; service time " +
+      aws::internal::FormatUtc(now_ms) +
+      (expired ? ")" : ", less than " + std::to_string(min_validity_ms / 1000) + " s left)") +
+      ": obtain fresh temporary credentials and send the commit again; nothing was written");
+}
+
+}  // namespace deltacommit::service

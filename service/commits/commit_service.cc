@@ -1,0 +1,218 @@
+#include "service/commits/commit_service.h"
+
+#include <chrono>
+#include <mutex>
+#include <utility>
+
+#include <spdlog/spdlog.h>
+
+#include "deltacommit/log_path.h"
+
+namespace deltacommit::service {
+
+CommitService::CommitService(StateStore& state, ObjectStoreFactory& stores,
+                             CommitServiceOptions options)
+    : state_(state),
+      stores_(stores),
+      options_(std::move(options)),
+      clock_(options_.clock != nullptr ? *options_.clock : SystemClock()),
+      observer_(options_.observer != nullptr ? *options_.observer : NoCommitObserver()),
+      steps_(state, observer_, options_.hooks, clock_, options_.logger),
+      publisher_(steps_, stores, locks_, options_.publisher) {}
+
+CommitService::~CommitService() { publisher_.Stop(); }
+
+CommitReply CommitService::Commit(const CommitRequest& request) {
+  const auto start = std::chrono::steady_clock::now();
+  const CommitMode mode =
+      request.staged_file.has_value() ? CommitMode::kCoordinated : CommitMode::kService;
+  CommitReply reply;
+  if (std::optional<CommitReply> refused = CheckRequest(request)) {
+    reply = std::move(*refused);
+  } else {
+    reply = mode == CommitMode::kService ? CommitInline(request) : CommitStaged(request);
+  }
+  const auto latency = std::chrono::duration_cast<std::chrono::microseconds>(
+      std::chrono::steady_clock::now() - start);
+  observer_.OnCommit(CommitEvent{mode, reply.outcome, latency});
+  steps_.logger().debug("commit {} version {} ({}): {}{}", request.access.table,
+                        request.version, CommitModeName(mode), CommitOutcomeName(reply.outcome),
+                        reply.ok() && !reply.published ? ", not yet published" : "");
+  return reply;
+}
+
+std::optional<CommitReply> CommitService::CheckRequest(const CommitRequest& request) {
+  if (request.version < 0) {
+    return CommitReply::Error(CommitOutcome::kBadRequest,
+                              "version " + std::to_string(request.version) +
+                                  " is negative: versions start at 0");
+  }
+  if (request.actions.has_value() == request.staged_file.has_value()) {
+    return CommitReply::Error(CommitOutcome::kBadRequest,
+                              "send either \"actions\" (service mode) or \"staged_file\" "
+                              "(coordinated mode), not both or neither");
+  }
+  Status credentials = CheckRequestCredentials(request.access.credentials, clock_.NowMillis(),
+                                               options_.min_credentials_validity_ms);
+  if (!credentials.ok()) {
+    return CommitReply::Error(CommitOutcome::kCredentialsInvalid, credentials.message());
+  }
+  return std::nullopt;
+}
+
+std::optional<CommitReply> CommitService::Open(const CommitRequest& request, Opened& opened) {
+  StatusOr<std::unique_ptr<ObjectStore>> store = stores_.Open(request.access);
+  if (!store.ok()) return ReplyFor(ObjectStoreFailure(store.status()));
+  opened.store = std::move(store).value();
+  return std::nullopt;
+}
+
+CommitRecord CommitService::RecordOf(const CommitRequest& request, const CheckedCommit& checked,
+                                     std::string staged_file) {
+  CommitRecord record;
+  record.table = request.access.table;
+  record.version = request.version;
+  record.staged_file = std::move(staged_file);
+  record.content_sha256 = checked.content_sha256;
+  record.size = checked.size;
+  record.ratified_at_ms = clock_.NowMillis();
+  record.commit_timestamp_ms = checked.commit_timestamp_ms.value_or(record.ratified_at_ms);
+  return record;
+}
+
+CommitReply CommitService::ContentRefused(const Status& status, const std::string& context) {
+  return CommitReply::Error(status.code() == StatusCode::kResourceExhausted
+                                ? CommitOutcome::kTooLarge
+                                : CommitOutcome::kBadRequest,
+                            context + status.message());
+}
+
+CommitReply CommitService::CommitInline(const CommitRequest& request) {
+  Opened opened;
+  StatusOr<CheckedCommit> checked =
+      CheckCommitContent(request.access.table, *request.actions, options_.limits);
+  if (!checked.ok()) return ContentRefused(checked.status(), "");
+  opened.checked = std::move(checked).value();
+  if (std::optional<CommitReply> refused = Open(request, opened)) return *refused;
+  std::lock_guard lock(locks_.For(request.access.table));
+  const PublishTarget target{opened.store.get(), request.access.endpoint.enforces_if_none_match,
+                             false};
+  if (StepResult failure = steps_.PublishPending(request.access.table, target)) {
+    return ReplyFor(*failure);
+  }
+  return StageRatifyPublish(request, opened);
+}
+
+CommitReply CommitService::StageRatifyPublish(const CommitRequest& request, Opened& opened) {
+  const std::string& content = *request.actions;
+  ObjectStore& store = *opened.store;
+  CommitRecord wanted =
+      RecordOf(request, opened.checked, StagedCommitPath(request.version, NewUuid()));
+  if (auto reply = CheckVersion(wanted, CommitMode::kService, store)) return *reply;
+  // A unique name: a plain PUT, safe to resend.
+  Status staged = store.Put(wanted.staged_file, content);
+  if (!staged.ok()) return ReplyFor(ObjectStoreFailure(staged));
+  if (StepResult crash = steps_.Step("service/after-stage")) return ReplyFor(*crash);
+  RatifyConflict conflict;
+  Status ratified = steps_.Ratify(wanted, &conflict);
+  if (!ratified.ok()) {
+    return RatifyRefused(wanted, ratified, conflict, CommitMode::kService, store);
+  }
+  if (StepResult crash = steps_.Step("service/after-ratify")) return ReplyFor(*crash);
+  const PublishTarget target{&store, request.access.endpoint.enforces_if_none_match, false};
+  const KnownContent known{wanted.version, content};
+  StepResult failure =
+      steps_.PublishPending(request.access.table, target, wanted.version, &known);
+  if (!failure) return CommitReply::Ok(wanted.version, true);
+  if (failure->kind == FailureKind::kStep || failure->kind == FailureKind::kLogInconsistent) {
+    return ReplyFor(*failure);
+  }
+  steps_.logger().warn("version {} of {} is committed (ratified) but not yet published: {}",
+                       wanted.version, wanted.table, failure->status.message());
+  if (!IsCredentialsRejected(*failure)) publisher_.Schedule(request.access);
+  return CommitReply::Ok(wanted.version, false);
+}
+
+std::optional<CommitReply> CommitService::CheckVersion(const CommitRecord& wanted,
+                                                       CommitMode mode, ObjectStore& store) {
+  Version latest = -1;
+  if (StepResult failure = steps_.FindLatest(wanted.table, store, &latest)) {
+    return ReplyFor(*failure);
+  }
+  if (wanted.version == latest + 1) return std::nullopt;
+  if (wanted.version > latest + 1) {
+    return CommitReply::VersionAhead(
+        latest, "version " + std::to_string(wanted.version) + " of " + wanted.table +
+                    " is ahead: the latest version is " + std::to_string(latest) +
+                    ", so the next commit is version " + std::to_string(latest + 1));
+  }
+  StatusOr<std::optional<CommitRecord>> existing = state_.Get(wanted.table, wanted.version);
+  if (!existing.ok()) return ReplyFor(StateStoreFailure(observer_, "Get", existing.status()));
+  return Resolve(wanted, *existing, latest, mode, store);
+}
+
+CommitReply CommitService::Resolve(const CommitRecord& wanted,
+                                   const std::optional<CommitRecord>& existing, Version latest,
+                                   CommitMode mode, ObjectStore& store) {
+  bool same = false;
+  if (StepResult failure = steps_.IsSameCommit(wanted, existing, mode, store, &same)) {
+    return ReplyFor(*failure);
+  }
+  // Forgotten records were published; so were versions before the service.
+  if (same) return CommitReply::Ok(wanted.version, existing ? existing->published : true);
+  return CommitReply::VersionTaken(
+      latest, "version " + std::to_string(wanted.version) + " of " + wanted.table +
+                  " is taken by another commit; the latest version is " + std::to_string(latest) +
+                  ": rebase on it and commit version " + std::to_string(latest + 1));
+}
+
+CommitReply CommitService::RatifyRefused(const CommitRecord& wanted, const Status& status,
+                                         const RatifyConflict& conflict, CommitMode mode,
+                                         ObjectStore& store) {
+  // Only on a definite conflict is our staged object certain never to be a
+  // version (a state store error might hide a ratified one): delete it,
+  // best effort; left behind it is a harmless orphan under _staged_commits/.
+  const bool lost = status.code() == StatusCode::kFailedPrecondition ||
+                    (status.IsAlreadyExists() &&
+                     (!conflict.existing || conflict.existing->staged_file != wanted.staged_file));
+  if (mode == CommitMode::kService && lost) store.Delete(wanted.staged_file).IgnoreError();
+  const Version latest = conflict.latest.value_or(wanted.version - 1);
+  if (status.IsAlreadyExists()) return Resolve(wanted, conflict.existing, latest, mode, store);
+  if (status.code() == StatusCode::kFailedPrecondition) {
+    return CommitReply::VersionAhead(latest, status.message());
+  }
+  if (status.IsUnknownOutcome()) {
+    return CommitReply::Error(
+        CommitOutcome::kUnavailable,
+        "the state store did not confirm ratifying version " + std::to_string(wanted.version) +
+            " of " + wanted.table + " (" + status.message() +
+            "): it may be committed; send the same commit again (a replay is recognised)");
+  }
+  return ReplyFor(StateStoreFailure(observer_, "Ratify", status));
+}
+
+StatusOr<PendingCommitList> CommitService::PendingCommits(const std::string& table,
+                                                          Version start) {
+  if (start < 0) {
+    return InvalidArgumentError("start " + std::to_string(start) + " is negative");
+  }
+  PendingCommitList list;
+  StatusOr<std::optional<CommitRecord>> latest = state_.Latest(table);
+  if (!latest.ok()) {
+    return UnavailableError(StateStoreFailure(observer_, "Latest", latest.status()).status.message());
+  }
+  if (!latest->has_value()) return list;
+  list.latest = (*latest)->version;
+  StatusOr<std::vector<CommitRecord>> pending =
+      state_.Unpublished(table, options_.pending_list_limit);
+  if (!pending.ok()) {
+    return UnavailableError(
+        StateStoreFailure(observer_, "Unpublished", pending.status()).status.message());
+  }
+  for (CommitRecord& record : *pending) {
+    if (record.version >= start) list.commits.push_back(std::move(record));
+  }
+  return list;
+}
+
+}  // namespace deltacommit::service

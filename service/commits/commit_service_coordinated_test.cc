@@ -1,0 +1,160 @@
+// CommitService in coordinated mode, PendingCommits, and the background
+// Publisher, on MemoryObjectStores and SQLite.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "service/commits/commit_service_fixture.h"
+#include "testing/fake_clock.h"
+
+namespace deltacommit::service {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using testing::CommitActions;
+
+constexpr auto kWait = std::chrono::seconds(10);
+
+class CoordinatedTest : public CommitServiceTest {
+ protected:
+  CommitReply CommitStaged(Version version, const std::string& staged_file) {
+    return service().Commit(testing::CoordinatedCommit(Access(), version, staged_file));
+  }
+  std::vector<Version> PendingVersions(Version start = 0) {
+    auto pending = service().PendingCommits(table_, start);
+    EXPECT_TRUE(pending.ok()) << pending.status().ToString();
+    std::vector<Version> versions;
+    if (pending.ok()) {
+      for (const auto& r : pending->commits) versions.push_back(r.version);
+    }
+    return versions;
+  }
+};
+
+TEST_F(CoordinatedTest, RatifiesAtOnceAndPublishesInTheBackground) {
+  const std::string staged = PutStaged(0, CommitActions("a"));
+  CommitReply reply = CommitStaged(0, staged);
+  ASSERT_TRUE(reply.ok()) << reply.message;
+  EXPECT_EQ(reply.version, 0);
+  EXPECT_FALSE(reply.published);
+  ASSERT_TRUE(service().publisher().WaitIdle(kWait));
+  EXPECT_EQ(Read(CommitPath(0)), CommitActions("a"));
+  auto record = sqlite_->Get(table_, 0);
+  ASSERT_TRUE(record.ok() && record->has_value());
+  EXPECT_EQ((*record)->staged_file, staged);
+  EXPECT_TRUE((*record)->published);
+  ASSERT_EQ(observer_.Publishes().size(), 1u);
+  EXPECT_TRUE(observer_.Publishes()[0].background);
+}
+
+TEST_F(CoordinatedTest, SameStagedFileReplayedIsOkAnotherNameIsVersionTaken) {
+  for (Version v = 0; v <= 1; ++v) {
+    ASSERT_TRUE(CommitStaged(v, PutStaged(v, CommitActions(std::to_string(v)))).ok());
+  }
+  const std::string staged = PutStaged(2, CommitActions("2"));
+  ASSERT_TRUE(CommitStaged(2, staged).ok());
+  CommitReply replay = CommitStaged(2, staged);
+  ASSERT_TRUE(replay.ok()) << replay.message;
+  EXPECT_EQ(replay.version, 2);
+  // Same bytes under another name is another commit in this mode.
+  CommitReply other = CommitStaged(2, PutStaged(2, CommitActions("2")));
+  EXPECT_EQ(other.outcome, CommitOutcome::kVersionTaken);
+  EXPECT_EQ(other.latest, 2);
+  ASSERT_TRUE(service().publisher().WaitIdle(kWait));
+  EXPECT_THAT(CommitFiles(), ElementsAre(CommitPath(0), CommitPath(1), CommitPath(2)));
+  EXPECT_EQ(Read(CommitPath(2)), CommitActions("2"));
+}
+
+TEST_F(CoordinatedTest, BadStagedCommitsAreRefusedNamingTheProblem) {
+  CommitReply wrong_version = CommitStaged(1, PutStaged(0, CommitActions("a")));
+  EXPECT_EQ(wrong_version.outcome, CommitOutcome::kBadRequest);
+  EXPECT_THAT(wrong_version.message, HasSubstr("not a staged commit of version 1"));
+  CommitReply missing = CommitStaged(0, StagedCommitPath(0, NewUuid()));
+  EXPECT_EQ(missing.outcome, CommitOutcome::kBadRequest);
+  EXPECT_THAT(missing.message, HasSubstr("does not exist"));
+  CommitReply unknown = CommitStaged(0, PutStaged(0, "{\"futureThing\":{}}\n"));
+  EXPECT_EQ(unknown.outcome, CommitOutcome::kBadRequest);
+  EXPECT_THAT(unknown.message, HasSubstr("unknown action \"futureThing\""));
+  CommitServiceOptions small;
+  small.limits.max_commit_bytes = 16;
+  NewService(small);
+  EXPECT_EQ(CommitStaged(0, PutStaged(0, CommitActions("a"))).outcome, CommitOutcome::kTooLarge);
+  EXPECT_TRUE(CommitFiles().empty());
+}
+
+TEST_F(CoordinatedTest, PendingCommitsListsRatifiedUnpublishedCommitsFromStart) {
+  service().publisher().Stop();
+  auto none = service().PendingCommits(table_, 0);
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(none->latest, -1);
+  EXPECT_TRUE(none->commits.empty());
+  std::vector<std::string> staged;
+  for (Version v = 0; v <= 2; ++v) {
+    staged.push_back(PutStaged(v, CommitActions(std::to_string(v), 1000 + v)));
+    ASSERT_TRUE(CommitStaged(v, staged.back()).ok());
+  }
+  auto pending = service().PendingCommits(table_, 1);
+  ASSERT_TRUE(pending.ok()) << pending.status().ToString();
+  EXPECT_EQ(pending->latest, 2);
+  ASSERT_EQ(pending->commits.size(), 2u);
+  EXPECT_EQ(pending->commits[0].staged_file, staged[1]);
+  EXPECT_EQ(pending->commits[0].commit_timestamp_ms, 1001);
+  EXPECT_EQ(pending->commits[1].size, static_cast<int64_t>(CommitActions("2", 1002).size()));
+  EXPECT_EQ(service().PendingCommits(table_, -1).status().code(), StatusCode::kInvalidArgument);
+  // A service-mode request publishes what is pending before its own commit.
+  ASSERT_TRUE(CommitInline(3, CommitActions("3")).ok());
+  EXPECT_TRUE(PendingVersions().empty());
+  EXPECT_EQ(CommitFiles().size(), 4u);
+}
+
+TEST_F(CoordinatedTest, PublisherRetriesTransientFailures) {
+  faults().AddRule(FaultRule{ObjectStoreOp::kPutIfAbsent, CommitPath(0), 1, 2,
+                             FaultAction::kFail, UnavailableError("S3 503 SlowDown"), {}});
+  CommitServiceOptions options;
+  options.publisher.first_retry = std::chrono::milliseconds(5);
+  NewService(options);
+  ASSERT_TRUE(CommitStaged(0, PutStaged(0, CommitActions("a"))).ok());
+  ASSERT_TRUE(service().publisher().WaitIdle(kWait));
+  EXPECT_EQ(faults().CallCount(ObjectStoreOp::kPutIfAbsent), 3);
+  EXPECT_EQ(Read(CommitPath(0)), CommitActions("a"));
+}
+
+TEST_F(CoordinatedTest, PublisherDropsCredentialsThatS3Refuses) {
+  faults().FailEveryCall(ObjectStoreOp::kPutIfAbsent, CommitPath(0),
+                         PermissionDeniedError("S3 PutObject ...: AccessDenied (HTTP 403)"));
+  ASSERT_TRUE(CommitStaged(0, PutStaged(0, CommitActions("a"))).ok());
+  ASSERT_TRUE(service().publisher().WaitIdle(kWait));
+  EXPECT_EQ(faults().CallCount(ObjectStoreOp::kPutIfAbsent), 1);
+  EXPECT_THAT(PendingVersions(), ElementsAre(0));
+}
+
+TEST_F(CoordinatedTest, PublisherDropsCredentialsWhenTheyExpire) {
+  FakeClock clock(SystemClock().NowMillis());
+  CommitServiceOptions options;
+  options.clock = &clock;
+  options.publisher.first_retry = std::chrono::milliseconds(5);
+  options.publisher.max_retry = std::chrono::milliseconds(5);
+  NewService(options);
+  faults().FailEveryCall(ObjectStoreOp::kPutIfAbsent, CommitPath(0));
+  ASSERT_TRUE(CommitStaged(0, PutStaged(0, CommitActions("a"))).ok());
+  EXPECT_FALSE(service().publisher().WaitIdle(std::chrono::milliseconds(100)));
+  EXPECT_EQ(service().publisher().ScheduledTables(), 1u);
+  clock.Advance(std::chrono::hours(2));
+  ASSERT_TRUE(service().publisher().WaitIdle(kWait));
+  const int64_t attempts = faults().CallCount(ObjectStoreOp::kPutIfAbsent);
+  EXPECT_GE(attempts, 2);
+  EXPECT_THAT(PendingVersions(), ElementsAre(0));
+}
+
+TEST_F(CoordinatedTest, TableUnknownToTheServiceStartsAfterItsPublishedLog) {
+  for (Version v = 0; v <= 4; ++v) ASSERT_TRUE(memory().Put(CommitPath(v), CommitActions("old")).ok());
+  CommitReply ahead = CommitStaged(6, PutStaged(6, CommitActions("x")));
+  EXPECT_EQ(ahead.outcome, CommitOutcome::kVersionAhead);
+  EXPECT_EQ(ahead.latest, 4);
+  ASSERT_TRUE(CommitStaged(5, PutStaged(5, CommitActions("x"))).ok());
+  ASSERT_TRUE(service().publisher().WaitIdle(kWait));
+  EXPECT_EQ(Read(CommitPath(5)), CommitActions("x"));
+}
+
+}  // namespace
+}  // namespace deltacommit::service

@@ -1,0 +1,97 @@
+// The commit service's requests and replies (docs: the API draft, `POST
+// /v1/commits` and `GET /v1/tables/{table}/commits`), as values with no HTTP
+// in them: the HTTP layer parses JSON into a CommitRequest and maps a
+// CommitReply's outcome to a status code and error body.
+//
+// Thread-safety: plain values.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "adapters/aws/aws_config.h"
+#include "adapters/aws/credentials.h"
+#include "deltacommit/actions.h"
+#include "service/state/commit_record.h"
+
+namespace deltacommit::service {
+
+// An S3 endpoint as the configuration resolved it for one request.
+struct S3Endpoint {
+  std::string name;               // "default", "eu-minio": messages, metrics
+  aws::AwsServiceConfig service;  // URL, region, addressing style
+  // PUT with `If-None-Match: *` is enforced atomically (AWS S3, Ceph RGW,
+  // MinIO, R2). Where it is not, only the service's state store keeps two
+  // commits of one version apart, so every writer of such a table must go
+  // through the service.
+  bool enforces_if_none_match = true;
+};
+
+// What reaches one table's log: where, and signed as whom.
+struct TableAccess {
+  std::string table;  // normalised "s3://bucket/prefix", already validated
+  S3Endpoint endpoint;
+  // The writer's temporary credentials: in memory only, never logged or
+  // stored; dropped when they expire.
+  aws::Credentials credentials;
+};
+
+// POST /v1/commits. Exactly one of `actions` (service mode) and
+// `staged_file` (coordinated mode) is set.
+struct CommitRequest {
+  TableAccess access;
+  Version version = -1;
+  // Service mode: the commit file's bytes, JSON lines as they will be
+  // written to _delta_log/<version>.json.
+  std::optional<std::string> actions;
+  // Coordinated mode: the staged commit the writer put, relative to the
+  // table root: "_delta_log/_staged_commits/<version 20 digits>.<uuid>.json".
+  std::optional<std::string> staged_file;
+};
+
+enum class CommitOutcome {
+  kOk,                   // committed (or a replay of a commit already made)
+  kVersionTaken,         // another commit is `version`; latest is set
+  kVersionAhead,         // `version` is not latest + 1; latest is set
+  kBadRequest,           // malformed actions, a path outside the table, ...
+  kTooLarge,             // the commit is over the configured limits
+  kCredentialsInvalid,   // missing or expired: nothing was sent to S3
+  kCredentialsRejected,  // S3 refused them (names the S3 action, resource)
+  kUnavailable,          // S3 or the state store failed; retry later
+  // The table's log disagrees with the ratified commits (a `<v>.json`
+  // written around the service, a staged commit gone or changed): the
+  // service never overwrites, so an operator must look. Not retryable.
+  kLogInconsistent,
+};
+
+// The API's error code: "ok", "version_taken", "version_ahead",
+// "bad_request", "too_large", "credentials_invalid", "credentials_rejected",
+// "unavailable", "log_inconsistent".
+std::string_view CommitOutcomeName(CommitOutcome outcome);
+
+struct CommitReply {
+  CommitOutcome outcome = CommitOutcome::kUnavailable;
+  Version version = -1;    // kOk: the committed version
+  bool published = false;  // kOk: _delta_log/<version>.json exists
+  // kVersionTaken, kVersionAhead: the latest ratified (or, for a table the
+  // service had no state for, published) version; -1 for an empty log.
+  std::optional<Version> latest;
+  std::string message;  // not kOk: what was wrong and what to do
+
+  bool ok() const { return outcome == CommitOutcome::kOk; }
+
+  static CommitReply Ok(Version version, bool published);
+  static CommitReply VersionTaken(Version latest, std::string message);
+  static CommitReply VersionAhead(Version latest, std::string message);
+  static CommitReply Error(CommitOutcome outcome, std::string message);
+};
+
+// GET /v1/tables/{table}/commits?start=V.
+struct PendingCommitList {
+  Version latest = -1;  // the latest ratified version; -1: no state
+  std::vector<CommitRecord> commits;  // unpublished, version >= start, ascending
+};
+
+}  // namespace deltacommit::service

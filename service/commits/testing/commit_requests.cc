@@ -1,0 +1,52 @@
+#include "service/commits/testing/commit_requests.h"
+
+#include <utility>
+
+namespace deltacommit::service::testing {
+
+std::string CommitActions(std::string_view tag, int64_t timestamp_ms) {
+  const std::string ts = std::to_string(timestamp_ms);
+  return "{\"commitInfo\":{\"inCommitTimestamp\":" + ts + ",\"timestamp\":" + ts +
+         ",\"operation\":\"WRITE\"}}\n"
+         "{\"add\":{\"path\":\"part-" + std::string(tag) +
+         ".parquet\",\"partitionValues\":{},\"size\":100,\"modificationTime\":" + ts +
+         ",\"dataChange\":true}}\n";
+}
+
+aws::Credentials TestCredentials(Clock& clock, std::string secret, std::string session_token,
+                                 std::string key_id) {
+  aws::Credentials c;
+  c.access_key_id = std::move(key_id);
+  c.secret_access_key = std::move(secret);
+  c.session_token = std::move(session_token);
+  c.expiration_ms = clock.NowMillis() + 3'600'000;
+  c.source = "the request";
+  return c;
+}
+
+TableAccess TestAccess(const std::string& table, aws::Credentials credentials) {
+  TableAccess access;
+  access.table = table;
+  access.endpoint.name = "test";
+  access.credentials = std::move(credentials);
+  return access;
+}
+
+CommitRequest ServiceCommit(const TableAccess& access, Version version, std::string actions) {
+  CommitRequest r;
+  r.access = access;
+  r.version = version;
+  r.actions = std::move(actions);
+  return r;
+}
+
+CommitRequest CoordinatedCommit(const TableAccess& access, Version version,
+                                std::string staged_file) {
+  CommitRequest r;
+  r.access = access;
+  r.version = version;
+  r.staged_file = std::move(staged_file);
+  return r;
+}
+
+}  // namespace deltacommit::service::testing
