@@ -90,8 +90,8 @@ TEST_F(RetryTest, AServerErrorThenTheAnswer) {
 
 TEST_F(RetryTest, ALostReplyIsResentAndTheServiceAnswersTheSameCommitOnce) {
   // The service applies the commit but answers after the client's timeout.
-  service_.DelayCommitAnswers(1, std::chrono::milliseconds(1500));
-  auto client = MakeClient("", std::chrono::milliseconds(300));
+  service_.DelayCommitAnswers(1, std::chrono::milliseconds(2500));
+  auto client = MakeClient("", std::chrono::milliseconds(1000));
   ServiceCommitResult result = client->Commit(Inline(0));
   ASSERT_TRUE(result.status.ok()) << result.status.ToString();
   EXPECT_EQ(service_.CountRequests("POST"), 2u);
@@ -166,8 +166,8 @@ TEST_F(RetryTest, AnUnreachableServiceIsUnavailableNotUnknown) {
 TEST_F(RetryTest, CredentialsThatExpireDuringBackoffAreNotSent) {
   // The first answer is lost (applied); during the backoff the credentials
   // expire, so nothing more is sent, and the outcome stays unknown.
-  service_.DelayCommitAnswers(1, std::chrono::milliseconds(1500));
-  auto client = MakeClient("", std::chrono::milliseconds(300));
+  service_.DelayCommitAnswers(1, std::chrono::milliseconds(2500));
+  auto client = MakeClient("", std::chrono::milliseconds(1000));
   class ExpiringSleeper : public Sleeper {
    public:
     explicit ExpiringSleeper(FakeClock& clock) : clock_(clock) {}
