@@ -78,6 +78,12 @@ int RunDoctor(const DoctorArgs& args) {
   options.no_setup = true;  // check the table as it is; never create anything
   StatusOr<OpenTable> table = OpenTableUri(args.table, options);
   if (!table.ok()) return ReportError(table.status());
+  if (table->mode == "service" || table->mode == "coordinated") {
+    // Its S3 and If-None-Match probes are s3-conditional's, not these modes'.
+    return ReportError(UnimplementedError(
+        "doctor does not check --log-store " + table->mode + " yet; the commit service reports "
+        "credential and permission problems on each commit"));
+  }
   std::optional<Json> policy = PolicyOf(*table);
   if (args.policy_only) {
     if (!policy) {

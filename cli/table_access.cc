@@ -16,6 +16,7 @@
 #include "dynamodb_settings.h"
 #include "logstore/object_store_log_store.h"
 #include "logstore/s3_dynamodb_log_store.h"
+#include "service_access.h"
 
 namespace deltacommit::cli {
 namespace {
@@ -82,10 +83,9 @@ StatusOr<std::string> S3Mode(const TableOptions& o) {
                                 "\": only \"etag\" (PUT If-None-Match) is supported");
   }
   if (mode.empty()) mode = "s3-conditional";  // the default, and what etag asks for
-  if (mode == "s3-conditional" || mode == "s3-dynamodb") return mode;
-  if (mode == "service" || mode == "coordinated") {
-    return UnimplementedError("--log-store " + mode + " is not available in this build yet; use "
-                              "s3-conditional (the default for s3:// tables)");
+  if (mode == "s3-conditional" || mode == "s3-dynamodb" || mode == "service" ||
+      mode == "coordinated") {
+    return mode;
   }
   return InvalidArgumentError("--log-store \"" + mode + "\": not a commit mode for s3:// tables "
                               "(s3-conditional, s3-dynamodb, service, coordinated)");
@@ -152,6 +152,12 @@ StatusOr<OpenTable> OpenS3(const std::string& table, const TableOptions& o) {
     return InvalidArgumentError("--create-dynamodb-table: only for --log-store s3-dynamodb "
                                 "(this table commits with " + open.mode + ")");
   }
+  if (open.mode == "service" || open.mode == "coordinated") {
+    open.store = std::move(s3);
+    DC_RETURN_IF_ERROR(AttachCommitService(o, open));
+    return open;
+  }
+  DC_RETURN_IF_ERROR(CheckNoServiceOptions(o, open.mode));
   if (open.mode == "s3-dynamodb") {
     open.store = std::move(s3);
     DC_RETURN_IF_ERROR(AttachDynamoDb(table, o, open));
@@ -171,6 +177,7 @@ StatusOr<OpenTable> OpenLocal(const std::string& table, const TableOptions& o) {
     return InvalidArgumentError("--create-dynamodb-table: only for --log-store s3-dynamodb "
                                 "(a local table commits with the local log store)");
   }
+  DC_RETURN_IF_ERROR(CheckNoServiceOptions(o, "local"));
   std::string path = table.starts_with("file://") ? table.substr(7) : table;
   if (path.empty()) return InvalidArgumentError("table: empty path");
   std::error_code ec;
@@ -199,7 +206,8 @@ SnapshotRequest OpenTable::Request(std::optional<Version> version) const {
 
 void AddTableOptions(CLI::App* command, TableOptions* o) {
   command->add_option("--log-store", o->log_store,
-                      "Commit mode: local (local tables), s3-conditional (default for s3://), s3-dynamodb");
+                      "Commit mode: local (local tables), s3-conditional (default for s3://), "
+                      "s3-dynamodb, service, coordinated (through the commit service)");
   command->add_option("--endpoint-url", o->endpoint_url,
                       "S3 endpoint (else AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, profile, AWS)");
   command->add_option("--region", o->region, "AWS region (else AWS_REGION, AWS_DEFAULT_REGION)");
@@ -209,6 +217,14 @@ void AddTableOptions(CLI::App* command, TableOptions* o) {
   command->add_flag("--create-dynamodb-table", o->create_dynamodb_table,
                     "s3-dynamodb: create the DynamoDB table if it is missing (storage option "
                     "deltacommit.dynamodb.autoCreate=true)");
+  command->add_option("--service-url", o->service_url,
+                      "service/coordinated: the commit service, http(s)://host:port (else "
+                      "DELTACOMMIT_SERVICE_URL)");
+  command->add_option("--service-token", o->service_token,
+                      "service/coordinated: bearer token (else DELTACOMMIT_SERVICE_TOKEN, which "
+                      "keeps it out of the process list)");
+  command->add_option("--service-endpoint", o->service_endpoint,
+                      "service/coordinated: an S3 endpoint name on the service's allowlist");
 }
 
 StatusOr<OpenTable> OpenTableUri(const std::string& table, const TableOptions& options) {

@@ -17,6 +17,7 @@
 #include "adapters/aws/http.h"
 #include "adapters/dynamodb/dynamodb_client.h"
 #include "adapters/dynamodb/dynamodb_coordination_table.h"
+#include "deltacommit/commit_service_client.h"
 #include "deltacommit/coordination_table.h"
 #include "deltacommit/log_store.h"
 #include "deltacommit/object_store.h"
@@ -29,12 +30,17 @@ namespace deltacommit::cli {
 
 // Options every table command takes.
 struct TableOptions {
-  std::string log_store;     // "", "local", "s3-conditional", "s3-dynamodb"
+  std::string log_store;  // "", "local", "s3-conditional", "s3-dynamodb", "service", "coordinated"
   std::string endpoint_url;  // S3 endpoint override
   std::string region;
   std::string profile;
   std::vector<std::string> storage_options;  // delta-rs style KEY=VALUE
   bool create_dynamodb_table = false;  // --create-dynamodb-table: s3-dynamodb auto-create
+  // service / coordinated: the commit service (else DELTACOMMIT_SERVICE_URL,
+  // DELTACOMMIT_SERVICE_TOKEN) and an endpoint name on its allowlist.
+  std::string service_url;
+  std::string service_token;
+  std::string service_endpoint;
   // Not an option: open without any remote call (no auto-create), for
   // `doctor`, which checks the table rather than sets it up.
   bool no_setup = false;
@@ -48,7 +54,7 @@ StatusOr<std::map<std::string, std::string>> ParseStorageOptions(const TableOpti
 
 struct OpenTable {
   std::string uri;  // normalised: absolute path, or s3://bucket/prefix
-  std::string mode;  // the log store chosen: "local", "s3-conditional"
+  std::string mode;  // the log store chosen: "local", "s3-conditional", ...
   // Declared before the store so they outlive it.
   std::unique_ptr<aws::HttpClient> http;
   std::unique_ptr<aws::CredentialsProvider> credentials;
@@ -60,6 +66,7 @@ struct OpenTable {
   dynamodb::DynamoDbCoordinationTable* dynamodb_table = nullptr;  // the one inside
   DynamoDbSettings dynamodb_settings;  // as resolved, auto_create included
   std::string dynamodb_table_path;     // the tablePath key of this table's entries
+  std::unique_ptr<CommitServiceClient> service;  // service and coordinated only
   std::unique_ptr<LogStore> log;
   std::unique_ptr<ParquetHandler> parquet;  // checkpoints; DuckDB opened on first use
 

@@ -32,10 +32,15 @@ struct LogSegmentRequest {
   // When false, checkpoints are ignored if commits 0..version are all listed
   // (a reader without Parquet support can still read the table).
   bool can_read_checkpoints = true;
+  // When true, a staged commit key ("_delta_log/_staged_commits/<v>.<uuid>
+  // .json") in the listing is commit v unless "<v>.json" is listed too
+  // (LogStore::ListsRatifiedStagedCommits); when false it is ignored.
+  bool staged_commits_are_ratified = false;
 };
 
 // Builds the segment from a listing of `_delta_log/` (keys relative to the
-// table root; files other than commits and checkpoints are ignored).
+// table root; files other than commits and checkpoints are ignored, and so
+// are staged commits unless request.staged_commits_are_ratified).
 // kNotFound: no commit or checkpoint at all ("not a Delta table"), or the
 //   requested version is above the latest.
 // kFailedPrecondition: versions are not contiguous (names the first missing

@@ -36,6 +36,12 @@ class LogStore {
   // first (s3-dynamodb).
   virtual StatusOr<std::vector<ObjectMeta>> List(Version from) = 0;
 
+  // True if List presents ratified but unpublished commits under their
+  // "_delta_log/_staged_commits/<v>.<uuid>.json" keys (coordinated mode):
+  // readers then take such a key as commit v. Otherwise staged files in a
+  // listing are ignored: nothing says they were ever ratified.
+  virtual bool ListsRatifiedStagedCommits() const { return false; }
+
   // The content of a log file by key. kNotFound if absent.
   virtual StatusOr<std::string> Read(std::string_view key) = 0;
 };

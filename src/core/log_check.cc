@@ -9,16 +9,21 @@
 namespace deltacommit {
 namespace {
 
+// Commit files by version; with `staged_ratified`, staged commits count for
+// versions that have no "<v>.json" (see LogStore::ListsRatifiedStagedCommits).
 std::map<Version, std::string> CommitKeys(const std::vector<ObjectMeta>& listing,
-                                          LogCheckReport& report) {
+                                          bool staged_ratified, LogCheckReport& report) {
   std::map<Version, std::string> commits;
+  std::map<Version, std::string> staged;
   for (const ObjectMeta& m : listing) {
     std::string_view key = m.key;
     if (!key.starts_with(kLogDir)) continue;
     ParsedLogPath p = ParseLogPath(key.substr(kLogDir.size()));
     if (p.type == LogFileType::kCommit) commits[p.version] = m.key;
+    if (p.type == LogFileType::kStagedCommit && staged_ratified) staged.emplace(p.version, m.key);
     if (p.type == LogFileType::kUnrecognized) ++report.unrecognized_files;
   }
+  for (auto& [v, key] : staged) commits.try_emplace(v, std::move(key));
   return commits;
 }
 
@@ -43,14 +48,17 @@ void CheckCommitShape(Version v, const std::vector<Action>& actions, LogCheckRep
 StatusOr<LogCheckReport> CheckLog(LogStore& log, const SnapshotRequest* checkpoint_request) {
   DC_ASSIGN_OR_RETURN(std::vector<ObjectMeta> listing, log.List(0));
   LogCheckReport report;
-  std::map<Version, std::string> commits = CommitKeys(listing, report);
+  const bool staged_ratified = log.ListsRatifiedStagedCommits();
+  std::map<Version, std::string> commits = CommitKeys(listing, staged_ratified, report);
   if (commits.empty()) {
     return NotFoundError("no Delta table at " + log.Describe() + ": no commit files in _delta_log/");
   }
   report.first_version = commits.begin()->first;
   report.latest_version = commits.rbegin()->first;
   if (report.first_version != 0) {
-    auto segment = BuildLogSegment(listing, {}, log.Describe());
+    LogSegmentRequest seg_request;
+    seg_request.staged_commits_are_ratified = staged_ratified;
+    auto segment = BuildLogSegment(listing, seg_request, log.Describe());
     const bool covered = segment.ok() && segment->checkpoint_version &&
                          *segment->checkpoint_version >= report.first_version - 1;
     if (!covered) {

@@ -20,8 +20,9 @@ struct Classified {
   std::map<Version, CheckpointCandidates> checkpoints;
 };
 
-Classified Classify(const std::vector<ObjectMeta>& listing) {
+Classified Classify(const std::vector<ObjectMeta>& listing, bool staged_commits_are_ratified) {
   Classified out;
+  std::map<Version, ObjectMeta> staged;
   for (const ObjectMeta& meta : listing) {
     std::string_view key = meta.key;
     if (!key.starts_with(kLogDir)) continue;
@@ -29,6 +30,9 @@ Classified Classify(const std::vector<ObjectMeta>& listing) {
     switch (parsed.type) {
       case LogFileType::kCommit:
         out.commits[parsed.version] = meta;
+        break;
+      case LogFileType::kStagedCommit:
+        if (staged_commits_are_ratified) staged.emplace(parsed.version, meta);
         break;
       case LogFileType::kClassicCheckpoint:
       case LogFileType::kV2Checkpoint:
@@ -41,6 +45,8 @@ Classified Classify(const std::vector<ObjectMeta>& listing) {
         break;
     }
   }
+  // A published "<v>.json" is the same commit as its staged file.
+  for (auto& [version, meta] : staged) out.commits.try_emplace(version, std::move(meta));
   return out;
 }
 
@@ -86,7 +92,7 @@ Version LatestVersion(const Classified& c) {
 StatusOr<LogSegment> BuildLogSegment(const std::vector<ObjectMeta>& listing,
                                      const LogSegmentRequest& request,
                                      std::string_view table) {
-  Classified c = Classify(listing);
+  Classified c = Classify(listing, request.staged_commits_are_ratified);
   const Version latest = LatestVersion(c);
   if (latest < 0) {
     return NotFoundError("no Delta table at " + std::string(table) +

@@ -362,5 +362,43 @@ TEST(LogSegmentTest, CommitMetadataIsCarriedThrough) {
   EXPECT_EQ(seg->commits[0], listing[0]);
 }
 
+// --- Staged (coordinated) commits -------------------------------------------
+
+StatusOr<LogSegment> BuildWithStaged(const std::vector<ObjectMeta>& listing, bool ratified) {
+  LogSegmentRequest request;
+  request.staged_commits_are_ratified = ratified;
+  return BuildLogSegment(listing, request, kTable);
+}
+
+TEST(LogSegmentTest, StagedCommitsAreIgnoredUnlessTheLogStoreRatifiedThem) {
+  // A staged file nobody ratified (a writer that lost, or was refused) must
+  // never become a version.
+  std::vector<ObjectMeta> listing = Concat(Commits(0, 1), {Meta(StagedCommitPath(2, kUuid))});
+  StatusOr<LogSegment> seg = BuildWithStaged(listing, false);
+  ASSERT_TRUE(seg.ok()) << seg.status().ToString();
+  EXPECT_EQ(seg->version, 1);
+  EXPECT_EQ(Keys(seg->commits), CommitKeys(0, 1));
+}
+
+TEST(LogSegmentTest, RatifiedStagedCommitIsThatVersionsCommit) {
+  std::vector<ObjectMeta> listing =
+      Concat(Commits(0, 1), {Meta(StagedCommitPath(2, kUuid)), Meta(StagedCommitPath(3, kUuid))});
+  StatusOr<LogSegment> seg = BuildWithStaged(listing, true);
+  ASSERT_TRUE(seg.ok()) << seg.status().ToString();
+  EXPECT_EQ(seg->version, 3);
+  EXPECT_THAT(Keys(seg->commits),
+              ElementsAre(CommitPath(0), CommitPath(1), StagedCommitPath(2, kUuid),
+                          StagedCommitPath(3, kUuid)));
+}
+
+TEST(LogSegmentTest, PublishedCommitWinsOverItsStagedFile) {
+  // Listed in either order, "<v>.json" is used once published.
+  std::vector<ObjectMeta> listing =
+      Concat({Meta(StagedCommitPath(1, kUuid))}, Commits(0, 1));
+  StatusOr<LogSegment> seg = BuildWithStaged(listing, true);
+  ASSERT_TRUE(seg.ok()) << seg.status().ToString();
+  EXPECT_EQ(Keys(seg->commits), CommitKeys(0, 1));
+}
+
 }  // namespace
 }  // namespace deltacommit

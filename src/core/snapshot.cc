@@ -150,6 +150,7 @@ StatusOr<std::shared_ptr<const Snapshot>> LoadSnapshot(LogStore& log,
   DC_ASSIGN_OR_RETURN(std::vector<ObjectMeta> listing, log.List(0));
   LogSegmentRequest seg_request;
   seg_request.version = request.version;
+  seg_request.staged_commits_are_ratified = log.ListsRatifiedStagedCommits();
   seg_request.can_read_checkpoints =
       request.parquet != nullptr && request.checkpoint_store != nullptr;
   DC_ASSIGN_OR_RETURN(LogSegment segment,

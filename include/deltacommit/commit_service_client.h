@@ -1,0 +1,87 @@
+// CommitServiceClient: the port to the commit service (`deltacommit serve`,
+// DESIGN.md §2.3, §2.4; the API is docs/api.md). The `service` and
+// `coordinated` log stores are written against it; the HTTP client that
+// implements it (src/adapters/service/) adds the bearer token, the writer's
+// temporary AWS credentials and the allowlisted endpoint name.
+//
+// Codes of Commit (and of PendingCommits where they apply):
+//   OK                  the service ratified this request's commit as
+//                       `version` (also when an earlier attempt with the same
+//                       content, or the same staged name, had: a retry after a
+//                       lost reply is idempotent).
+//   kAlreadyExists      version_taken: another commit is `version`.
+//   kFailedPrecondition version_ahead: `version` is not latest+1.
+//   kInvalidArgument    the service refused the request as malformed (400) or
+//                       too large (413).
+//   kUnauthenticated    no or unknown bearer token (401); credentials missing,
+//                       malformed or expired (422), or S3 refused them (424).
+//   kPermissionDenied   the token may not use this table or endpoint (403);
+//                       S3 denied the action with these credentials (424).
+//   kUnavailable        the service or one of its dependencies is down (503,
+//                       or it could not be reached at all): nothing committed.
+//   kUnknownOutcome     the commit may or may not have been ratified (the
+//                       reply was lost); read back, or resend the same
+//                       content, which is safe.
+// Messages are the service's, with the service URL, table and version.
+//
+// Thread-safety: implementations must be safe for concurrent use.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "deltacommit/actions.h"
+#include "deltacommit/status.h"
+
+namespace deltacommit {
+
+struct ServiceCommitRequest {
+  std::string table;  // the table root, "s3://bucket/prefix"
+  Version version = -1;
+  // Exactly one of the two:
+  std::string actions;      // service mode: the commit file's content
+  std::string staged_file;  // coordinated: "_delta_log/_staged_commits/<v>.<uuid>.json"
+};
+
+struct [[nodiscard]] ServiceCommitResult {
+  Status status;
+  bool published = false;  // OK: `<v>.json` exists already (service mode)
+  // kAlreadyExists / kFailedPrecondition (409): the service's latest
+  // ratified version, when it said.
+  std::optional<Version> latest_version;
+};
+
+// A ratified commit that is not yet published as `_delta_log/<v>.json`.
+struct PendingCommit {
+  Version version = -1;
+  std::string staged_file;  // relative to the table root
+  int64_t size = 0;
+  int64_t commit_timestamp_ms = 0;
+  friend bool operator==(const PendingCommit&, const PendingCommit&) = default;
+};
+
+struct PendingCommits {
+  // The service's latest ratified version of the table; -1 when it has none
+  // (no commit has gone through it yet).
+  Version latest_version = -1;
+  std::vector<PendingCommit> commits;  // ascending by version
+};
+
+class CommitServiceClient {
+ public:
+  virtual ~CommitServiceClient() = default;
+
+  // "commit service http://host:8642", for messages.
+  virtual std::string Describe() const = 0;
+
+  virtual ServiceCommitResult Commit(const ServiceCommitRequest& request) = 0;
+
+  // Ratified, unpublished commits of `table` with version >= `start`.
+  virtual StatusOr<PendingCommits> GetPendingCommits(std::string_view table,
+                                                     Version start) = 0;
+};
+
+}  // namespace deltacommit

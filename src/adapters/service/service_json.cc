@@ -1,0 +1,116 @@
+#include "adapters/service/service_json.h"
+
+#include <nlohmann/json.hpp>
+
+#include "adapters/aws/credentials_internal.h"
+#include "adapters/service/service_reply.h"
+#include "deltacommit/log_path.h"
+
+namespace deltacommit::service_client {
+namespace {
+
+using nlohmann::json;
+
+Status Malformed(std::string_view what, std::string_view body) {
+  return InternalError("the service's answer is malformed (" + std::string(what) + "): \"" +
+                       Excerpt(body) + "\"");
+}
+
+bool IsInteger(const json& object, const char* name) {
+  return object.contains(name) && object[name].is_number_integer();
+}
+
+StatusOr<PendingCommit> ParsePendingCommit(const json& c, std::string_view body) {
+  if (!c.is_object() || !IsInteger(c, "version") || !c.contains("staged_file") ||
+      !c["staged_file"].is_string()) {
+    return Malformed("a commit without an integer version and a staged_file", body);
+  }
+  PendingCommit commit;
+  commit.version = c["version"].get<Version>();
+  commit.staged_file = c["staged_file"].get<std::string>();
+  if (IsInteger(c, "size")) commit.size = c["size"].get<int64_t>();
+  if (IsInteger(c, "commit_timestamp")) commit.commit_timestamp_ms = c["commit_timestamp"].get<int64_t>();
+  std::string_view key = commit.staged_file;
+  ParsedLogPath parsed;
+  if (key.starts_with(kLogDir)) parsed = ParseLogPath(key.substr(kLogDir.size()));
+  if (parsed.type != LogFileType::kStagedCommit || parsed.version != commit.version) {
+    return Malformed("staged_file of version " + std::to_string(commit.version) +
+                         " is not _delta_log/_staged_commits/<that version>.<uuid>.json",
+                     body);
+  }
+  return commit;
+}
+
+}  // namespace
+
+Status ValidateCommitRequest(const ServiceCommitRequest& r) {
+  if (r.table.empty()) return InvalidArgumentError("commit service request: no table");
+  if (r.version < 0) {
+    return InvalidArgumentError("commit service request: negative version " +
+                                std::to_string(r.version));
+  }
+  if (r.actions.empty() == r.staged_file.empty()) {
+    return InvalidArgumentError(
+        "commit service request: give exactly one of the actions and a staged file");
+  }
+  return OkStatus();
+}
+
+std::string CommitRequestBody(const ServiceCommitRequest& request,
+                              const aws::Credentials& credentials, std::string_view endpoint) {
+  json creds = {{"access_key_id", credentials.access_key_id},
+                {"secret_access_key", credentials.secret_access_key}};
+  if (!credentials.session_token.empty()) creds["session_token"] = credentials.session_token;
+  if (credentials.expiration_ms) {
+    creds["expiration"] = aws::internal::FormatUtc(*credentials.expiration_ms);
+  }
+  json body = {{"table", request.table}, {"version", request.version}, {"credentials", creds}};
+  if (!request.actions.empty()) {
+    body["actions"] = request.actions;
+  } else {
+    body["staged_file"] = request.staged_file;
+  }
+  if (!endpoint.empty()) body["endpoint"] = endpoint;
+  // A commit's content need not be valid UTF-8 to the byte; replace rather
+  // than throw (the service then refuses it as malformed).
+  return body.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+StatusOr<CommitAnswer> ParseCommitAnswer(std::string_view body) {
+  json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || !IsInteger(j, "version")) {
+    return Malformed("no integer \"version\"", body);
+  }
+  CommitAnswer answer;
+  answer.version = j["version"].get<Version>();
+  if (j.contains("published")) {
+    if (!j["published"].is_boolean()) return Malformed("\"published\" is not a boolean", body);
+    answer.published = j["published"].get<bool>();
+  }
+  return answer;
+}
+
+StatusOr<PendingCommits> ParsePendingCommits(std::string_view body, Version start) {
+  json j = json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || !IsInteger(j, "latest_version") || !j.contains("commits") ||
+      !j["commits"].is_array()) {
+    return Malformed("expected an integer latest_version and a commits array", body);
+  }
+  PendingCommits out;
+  out.latest_version = j["latest_version"].get<Version>();
+  if (out.latest_version < -1) return Malformed("latest_version below -1", body);
+  for (const json& c : j["commits"]) {
+    DC_ASSIGN_OR_RETURN(PendingCommit commit, ParsePendingCommit(c, body));
+    const Version floor = out.commits.empty() ? start : out.commits.back().version + 1;
+    if (commit.version < floor || commit.version > out.latest_version) {
+      return Malformed("commit version " + std::to_string(commit.version) +
+                           " out of order or outside start " + std::to_string(start) +
+                           "..latest_version",
+                       body);
+    }
+    out.commits.push_back(std::move(commit));
+  }
+  return out;
+}
+
+}  // namespace deltacommit::service_client

@@ -1,0 +1,95 @@
+// The `service` log store: Transactions commit through the (scripted) commit
+// service over HTTP; snapshots read the log from the object store.
+#include "logstore/service_log_store.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "adapters/service/log_store_test_util.h"
+#include "adapters/service/service_test_fixture.h"
+#include "deltacommit/log_path.h"
+
+namespace deltacommit::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+class ServiceLogStoreTest : public ServiceFixture {
+ protected:
+  void SetUp() override {
+    ServiceFixture::SetUp();
+    client_ = MakeClient();
+    log_ = std::make_unique<ServiceLogStore>(store_, *client_, std::string(kTable));
+    auto created = CreateTable(*log_, clock_, sleeper_);
+    ASSERT_TRUE(created.ok()) << created.status().ToString();
+  }
+
+  std::unique_ptr<service_client::HttpCommitServiceClient> client_;
+  std::unique_ptr<ServiceLogStore> log_;
+};
+
+TEST_F(ServiceLogStoreTest, EveryVersionIsSentInlineAndReadFromTheStore) {
+  auto outcome = Append(*log_, LatestSnapshot(*log_), {"a.parquet"}, clock_, sleeper_);
+  ASSERT_TRUE(outcome.ok()) << outcome.status().ToString();
+  EXPECT_EQ(outcome->version, 1);
+  std::vector<RecordedRequest> sent = service_.requests();
+  ASSERT_EQ(sent.size(), 2u);  // version 0 too: the service creates the table
+  EXPECT_EQ(Body(sent[0])["version"], 0);
+  EXPECT_EQ(Body(sent[1])["version"], 1);
+  EXPECT_EQ(Body(sent[1])["actions"], store_.Get(CommitPath(1)).value());
+  auto snapshot = LatestSnapshot(*log_);
+  ASSERT_NE(snapshot, nullptr);
+  EXPECT_EQ(snapshot->version(), 1);
+  EXPECT_EQ(snapshot->active_files().size(), 1u);
+  // The service's staged objects are in the listing, and ignored.
+  auto listing = log_->List(0);
+  ASSERT_TRUE(listing.ok());
+  EXPECT_THAT(Keys(*listing), ::testing::Contains(HasSubstr("_staged_commits/")));
+  EXPECT_FALSE(log_->ListsRatifiedStagedCommits());
+}
+
+TEST_F(ServiceLogStoreTest, AWriterThatLostItsVersionRebasesOnTheWinner) {
+  auto stale = LatestSnapshot(*log_);
+  ASSERT_TRUE(Append(*log_, stale, {"a.parquet"}, clock_, sleeper_).ok());
+  auto outcome = Append(*log_, stale, {"b.parquet"}, clock_, sleeper_);
+  ASSERT_TRUE(outcome.ok()) << outcome.status().ToString();
+  EXPECT_EQ(outcome->result, CommitResult::kCommitted);
+  EXPECT_EQ(outcome->version, 2);
+  EXPECT_EQ(outcome->rebases, 1);
+  auto snapshot = LatestSnapshot(*log_);
+  ASSERT_NE(snapshot, nullptr);
+  EXPECT_EQ(snapshot->version(), 2);
+  EXPECT_EQ(snapshot->active_files().size(), 2u);
+}
+
+TEST_F(ServiceLogStoreTest, WriteOfATakenVersionIsAlreadyExists) {
+  Status st = log_->Write(0, "{\"commitInfo\":{}}\n");
+  EXPECT_EQ(st.code(), StatusCode::kAlreadyExists) << st.ToString();
+  EXPECT_THAT(st.message(), HasSubstr("version_taken"));
+}
+
+TEST_F(ServiceLogStoreTest, ALostReplyIsSettledByReadingTheVersionBack) {
+  // Every answer is lost after the service applied the commit, so the
+  // client ends with kUnknownOutcome and the Transaction reads version 1
+  // back: it holds this transaction's commit.
+  service_.ReplaceCommitAnswers(4, ApiError(502, "bad_gateway", "proxy lost the answer"));
+  auto outcome = Append(*log_, LatestSnapshot(*log_), {"a.parquet"}, clock_, sleeper_);
+  ASSERT_TRUE(outcome.ok()) << outcome.status().ToString();
+  EXPECT_EQ(outcome->result, CommitResult::kCommitted);
+  EXPECT_EQ(outcome->version, 1);
+  EXPECT_EQ(service_.latest_version(), 1);
+  EXPECT_EQ(service_.CountRequests("POST"), 1u + 4u);
+}
+
+TEST_F(ServiceLogStoreTest, RefusalsPassThroughWithTheServicesMessage) {
+  service_.ScriptCommits([](const http::Request&) {
+    return std::optional<http::Response>(
+        ApiError(403, "forbidden", "token etl may not commit to s3://bucket/events"));
+  });
+  auto outcome = Append(*log_, LatestSnapshot(*log_), {"a.parquet"}, clock_, sleeper_);
+  EXPECT_EQ(outcome.status().code(), StatusCode::kPermissionDenied);
+  EXPECT_THAT(outcome.status().message(), HasSubstr("may not commit to s3://bucket/events"));
+}
+
+}  // namespace
+}  // namespace deltacommit::testing

@@ -1,0 +1,146 @@
+#include "adapters/service/service_reply.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+namespace deltacommit::service_client {
+namespace {
+
+bool ContainsIgnoreCase(std::string_view text, std::string_view word) {
+  auto it = std::search(text.begin(), text.end(), word.begin(), word.end(), [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) ==
+           std::tolower(static_cast<unsigned char>(b));
+  });
+  return it != text.end();
+}
+
+// What the writer can do about each refusal.
+std::string_view Hint(long http_status) {
+  switch (http_status) {
+    case 401:
+      return "; check --service-token (or DELTACOMMIT_SERVICE_TOKEN)";
+    case 403:
+      return "; the service's configuration must allow this token to use the table "
+             "(and the endpoint, if --service-endpoint names one)";
+    case 413:
+      return "; the commit is larger than the service accepts (its max_body_bytes)";
+    case 422:
+    case 424:
+      return "; these are the writer's AWS credentials (its profile, environment or "
+             "credential_process): refresh them or grant them access to the table's _delta_log/";
+    case 429:
+    case 503:
+      return "; retry later";
+    default:
+      return "";
+  }
+}
+
+StatusCode CodeFor(const ServiceError& e) {
+  switch (e.http_status) {
+    case 400:
+    case 413:
+      return StatusCode::kInvalidArgument;
+    case 401:
+    case 422:
+      return StatusCode::kUnauthenticated;
+    case 403:
+      return StatusCode::kPermissionDenied;
+    case 404:
+    case 405:
+      return StatusCode::kFailedPrecondition;
+    case 409:
+      return e.code == "version_taken" ? StatusCode::kAlreadyExists
+                                       : StatusCode::kFailedPrecondition;
+    case 424:
+      // S3 refused the writer's credentials: "AccessDenied" means they are
+      // valid but lack a permission; everything else (unknown key, bad
+      // signature, invalid or expired session token) means they are not valid.
+      return ContainsIgnoreCase(e.message, "AccessDenied") ||
+                     ContainsIgnoreCase(e.message, "access denied")
+                 ? StatusCode::kPermissionDenied
+                 : StatusCode::kUnauthenticated;
+    default:
+      if (IsRetryableHttpStatus(e.http_status)) return StatusCode::kUnavailable;
+      return StatusCode::kInternal;
+  }
+}
+
+}  // namespace
+
+std::string Excerpt(std::string_view text, size_t max_length) {
+  std::string out;
+  for (size_t i = 0; i < text.size() && i < max_length; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  if (text.size() > max_length) out += "...";
+  return out;
+}
+
+std::string Redact(std::string text, const std::vector<std::string_view>& secrets) {
+  static constexpr std::string_view kMark = "[REDACTED]";
+  for (std::string_view secret : secrets) {
+    if (secret.empty()) continue;
+    for (size_t at = text.find(secret); at != std::string::npos;
+         at = text.find(secret, at + kMark.size())) {
+      text.replace(at, secret.size(), kMark);
+    }
+  }
+  return text;
+}
+
+bool IsRetryableHttpStatus(long http_status) {
+  return http_status == 429 || http_status == 500 || http_status == 502 ||
+         http_status == 503 || http_status == 504;
+}
+
+ServiceError ParseServiceError(const aws::HttpResponse& response) {
+  ServiceError e;
+  e.http_status = response.status;
+  e.request_id = Excerpt(response.Header("x-request-id"), 64);
+  nlohmann::json body = nlohmann::json::parse(response.body, nullptr, /*allow_exceptions=*/false);
+  const nlohmann::json* error = nullptr;
+  if (body.is_object() && body.contains("error") && body["error"].is_object()) {
+    error = &body["error"];
+  }
+  if (error == nullptr || !error->contains("code") || !(*error)["code"].is_string()) {
+    e.message = response.body.empty() ? "(no body)"
+                                      : "not the API's error body: \"" + Excerpt(response.body) + "\"";
+    return e;
+  }
+  e.code = Excerpt((*error)["code"].get<std::string>(), 64);
+  if (error->contains("message") && (*error)["message"].is_string()) {
+    e.message = Excerpt((*error)["message"].get<std::string>(), 2000);
+  }
+  if (error->contains("latest_version") && (*error)["latest_version"].is_number_integer()) {
+    e.latest_version = (*error)["latest_version"].get<Version>();
+  }
+  return e;
+}
+
+Status ServiceErrorToStatus(const ServiceError& e, std::string_view context) {
+  std::string message(context);
+  message += ": HTTP " + std::to_string(e.http_status);
+  if (!e.code.empty()) message += " " + e.code;
+  if (!e.message.empty()) message += ": " + e.message;
+  if (e.latest_version) message += " (the service's latest version is " +
+                                   std::to_string(*e.latest_version) + ")";
+  if (e.http_status == 404 || e.http_status == 405) {
+    message += "; is --service-url the address of a deltacommit commit service?";
+  }
+  message += Hint(e.http_status);
+  if (!e.request_id.empty()) message += " [request id " + e.request_id + "]";
+  return Status(CodeFor(e), std::move(message));
+}
+
+}  // namespace deltacommit::service_client

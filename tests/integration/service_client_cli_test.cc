@@ -1,0 +1,149 @@
+// The CLI's `--log-store service|coordinated` on the real S3 server (Ceph
+// RGW), with a STAND-IN commit service: the ScriptedCommitService model on
+// the real HTTP server, writing to the same bucket. This checks the client
+// side end to end (options, environment, credentials sent, staged objects,
+// merged listings, concurrent CLI writers); it is not a test of the service.
+//
+// The end-to-end test with `deltacommit serve` (once wired) must cover, with
+// the same CLI commands: 8 writer processes through the service on RGW ->
+// versions contiguous, each commit once, in both modes; the real service's
+// answers for expired credentials (422 "expired at"), an invalid session
+// token and denied access (424 naming the S3 action), an endpoint not on the
+// allowlist and a wrong table prefix (403), a missing token (401), an
+// oversized commit (413) -> the CLI's message and exit code each, nothing
+// written; a lost reply (service killed after ratifying) -> the CLI's retry
+// or read-back lands the commit once; coordinated commits readable before
+// they are published and after; a `<v>.json` written around the service is
+// ignored; and the service logs of the run contain none of the secrets sent.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <map>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "adapters/service/scripted_commit_service.h"
+#include "cli_runner.h"
+#include "common/test_servers.h"
+#include "deltacommit/log_path.h"
+
+namespace deltacommit {
+namespace {
+
+using testing::AddLine;
+using testing::CliResult;
+using testing::RunCli;
+using testing::ScriptedCommitService;
+
+class ServiceClientCliTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    DC_REQUIRE_S3();
+    s3_ = testing::NewS3TestStore("svcclient");
+    service_ = std::make_unique<ScriptedCommitService>(s3_.store->Describe(), s3_.store.get());
+    ASSERT_TRUE(service_->Start().ok());
+    // The token from the environment, as a deployment would keep it out of
+    // the process list.
+    ::setenv("DELTACOMMIT_SERVICE_TOKEN", std::string(ScriptedCommitService::kToken).c_str(), 1);
+  }
+  void TearDown() override { ::unsetenv("DELTACOMMIT_SERVICE_TOKEN"); }
+
+  std::vector<std::string> Args(std::vector<std::string> args) {
+    for (std::string a : {"--log-store", GetParam().c_str(), "--service-url"}) args.push_back(a);
+    args.push_back(service_->url());
+    return args;
+  }
+
+  nlohmann::json Snapshot() {
+    CliResult r = RunCli(Args({"snapshot", s3_.uri, "--json"}));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return nlohmann::json::parse(r.out, nullptr, false);
+  }
+
+  testing::S3TestStore s3_;
+  std::unique_ptr<ScriptedCommitService> service_;
+};
+
+TEST_P(ServiceClientCliTest, FourWriterProcessesLandEveryCommitOnce) {
+  CliResult created = RunCli(Args({"create", s3_.uri, "--schema", "id:long"}));
+  ASSERT_EQ(created.exit_code, 0) << created.err;
+  constexpr int kWriters = 4, kCommits = 4;
+  std::vector<std::thread> writers;
+  std::vector<CliResult> results(kWriters * kCommits);
+  for (int w = 0; w < kWriters; ++w) {
+    writers.emplace_back([&, w] {
+      for (int c = 0; c < kCommits; ++c) {
+        const std::string path = "w" + std::to_string(w) + "-c" + std::to_string(c) + ".parquet";
+        results[static_cast<size_t>(w * kCommits + c)] =
+            RunCli(Args({"commit", s3_.uri, "--actions", "-"}), AddLine(path));
+      }
+    });
+  }
+  for (std::thread& t : writers) t.join();
+  for (const CliResult& r : results) ASSERT_EQ(r.exit_code, 0) << r.err;
+  nlohmann::json snapshot = Snapshot();
+  EXPECT_EQ(snapshot["version"], kWriters * kCommits);
+  EXPECT_EQ(snapshot["numFiles"], kWriters * kCommits);
+  CliResult check = RunCli(Args({"check", s3_.uri}));
+  EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
+  if (GetParam() == "coordinated") {
+    // Nothing published yet: every version above 0 lives in a staged object.
+    EXPECT_FALSE(s3_.store->Head(CommitPath(1)).ok());
+    ASSERT_TRUE(service_->Publish(kWriters * kCommits).ok());
+    EXPECT_TRUE(s3_.store->Head(CommitPath(kWriters * kCommits)).ok());
+    EXPECT_EQ(Snapshot()["numFiles"], kWriters * kCommits);
+  } else {
+    EXPECT_TRUE(s3_.store->Head(CommitPath(kWriters * kCommits)).ok());
+  }
+}
+
+TEST_P(ServiceClientCliTest, TheWritersCredentialsAndTheEndpointNameAreSent) {
+  ASSERT_EQ(RunCli(Args({"create", s3_.uri, "--schema", "id:long"})).exit_code, 0);
+  CliResult r = RunCli(Args({"commit", s3_.uri, "--actions", "-", "--service-endpoint", "rgw"}),
+                       AddLine("a.parquet"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const testing::RecordedRequest sent = service_->requests().back();
+  nlohmann::json body = nlohmann::json::parse(sent.body);
+  EXPECT_EQ(body["endpoint"], "rgw");
+  EXPECT_EQ(body["credentials"]["access_key_id"], std::getenv("AWS_ACCESS_KEY_ID"));
+  EXPECT_EQ(body["credentials"]["secret_access_key"], std::getenv("AWS_SECRET_ACCESS_KEY"));
+}
+
+TEST_P(ServiceClientCliTest, ARefusalIsReportedWithTheServicesMessage) {
+  ASSERT_EQ(RunCli(Args({"create", s3_.uri, "--schema", "id:long"})).exit_code, 0);
+  service_->ScriptCommits([](const http::Request&) {
+    return std::optional<http::Response>(testing::ApiError(
+        422, "credentials_invalid", "credentials expired at 2026-11-29T23:00:00Z"));
+  });
+  CliResult r = RunCli(Args({"commit", s3_.uri, "--actions", "-"}), AddLine("a.parquet"));
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("expired at 2026-11-29T23:00:00Z"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find(std::getenv("AWS_SECRET_ACCESS_KEY")), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find(ScriptedCommitService::kToken), std::string::npos) << r.err;
+}
+
+TEST_P(ServiceClientCliTest, AMissingTokenOrUrlSaysWhereToGiveIt) {
+  ::unsetenv("DELTACOMMIT_SERVICE_TOKEN");
+  CliResult r = RunCli(Args({"snapshot", s3_.uri}));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("DELTACOMMIT_SERVICE_TOKEN"), std::string::npos) << r.err;
+  r = RunCli({"snapshot", s3_.uri, "--log-store", GetParam(), "--service-token", "t"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--service-url"), std::string::npos) << r.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, ServiceClientCliTest,
+                         ::testing::Values("service", "coordinated"));
+
+TEST(ServiceClientCliOptionsTest, ServiceOptionsWithAnotherLogStoreAreRefused) {
+  DC_REQUIRE_S3();
+  CliResult r = RunCli({"snapshot", "s3://bucket/t", "--service-url", "http://127.0.0.1:1"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--service-url: only for --log-store service or coordinated"),
+            std::string::npos)
+      << r.err;
+}
+
+}  // namespace
+}  // namespace deltacommit
