@@ -99,6 +99,11 @@ class Transaction {
                                                 const std::string& winner, CommitOutcome outcome);
   StatusOr<std::optional<Conflict>> CheckWinner(Version version, const std::string& winner_content,
                                                 bool* already_committed);
+  // After losing a race: checks the versions from `version` that others
+  // have committed meanwhile and moves `version` past them. A decision
+  // (conflict, already committed) ends the commit.
+  StatusOr<std::optional<CommitOutcome>> CatchUp(Version& version, const std::string& content,
+                                                 CommitOutcome& outcome);
   void Backoff(int attempt);
 
   LogStore& log_;

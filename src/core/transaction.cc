@@ -162,6 +162,30 @@ std::string Transaction::BuildCommit(int64_t in_commit_timestamp) const {
   return ActionsToCommit(all);
 }
 
+namespace {
+
+// The highest v such that commits from..v are all in `listing` (from - 1
+// when `from` is not): staged keys count as commits only when the store
+// lists ratified ones under them.
+Version LastContiguousCommit(const std::vector<ObjectMeta>& listing, Version from,
+                             bool staged_are_ratified) {
+  std::set<Version> versions;
+  for (const ObjectMeta& m : listing) {
+    std::string_view key = m.key;
+    if (!key.starts_with(kLogDir)) continue;
+    const ParsedLogPath parsed = ParseLogPath(key.substr(kLogDir.size()));
+    if (parsed.type == LogFileType::kCommit ||
+        (staged_are_ratified && parsed.type == LogFileType::kStagedCommit)) {
+      versions.insert(parsed.version);
+    }
+  }
+  Version last = from - 1;
+  while (versions.contains(last + 1)) ++last;
+  return last;
+}
+
+}  // namespace
+
 StatusOr<std::optional<std::string>> Transaction::ReadVersion(Version version) {
   auto existing = log_.Read(CommitPath(version));
   if (existing.status().IsNotFound()) return std::optional<std::string>();
@@ -200,6 +224,27 @@ StatusOr<std::optional<Conflict>> Transaction::CheckWinner(Version version,
   current.table_partitioned = !read_snapshot_->metadata().partition_columns.empty();
   current.isolation_level = options_.isolation_level;
   return CheckConflict(current, version, winner);
+}
+
+// Versions committed by others since the race we lost are checked as
+// winners here, as Delta does after updating its snapshot, rather than
+// raced for one failed write at a time: a writer that fell k versions
+// behind would otherwise need k lost writes (and backoffs) to catch up,
+// and under steady load may never do so.
+StatusOr<std::optional<CommitOutcome>> Transaction::CatchUp(Version& version,
+                                                            const std::string& content,
+                                                            CommitOutcome& outcome) {
+  DC_ASSIGN_OR_RETURN(std::vector<ObjectMeta> listing, log_.List(version));
+  const Version listed = LastContiguousCommit(listing, version, log_.ListsRatifiedStagedCommits());
+  for (; version <= listed; ++version) {
+    DC_ASSIGN_OR_RETURN(std::optional<std::string> winner, ReadVersion(version));
+    if (!winner) break;  // listed but unreadable: race for it as usual
+    DC_ASSIGN_OR_RETURN(std::optional<CommitOutcome> decided,
+                        Decide(version, content, *winner, outcome));
+    if (decided) return decided;
+    ++outcome.rebases;
+  }
+  return std::optional<CommitOutcome>();
 }
 
 void Transaction::Backoff(int attempt) {
@@ -279,8 +324,10 @@ StatusOr<CommitOutcome> Transaction::Commit() {
     if (decided) return *decided;
     ++outcome.rebases;
     ++version;
-    content = BuildCommit(NextInCommitTimestamp());
     Backoff(outcome.attempts);
+    DC_ASSIGN_OR_RETURN(decided, CatchUp(version, content, outcome));
+    if (decided) return *decided;
+    content = BuildCommit(NextInCommitTimestamp());
   }
   return ResourceExhaustedError(
       "commit to " + log_.Describe() + " gave up after " + std::to_string(outcome.attempts) +

@@ -22,6 +22,27 @@ AddFile Add(std::string path) {
   return a;
 }
 
+// A log where another writer always takes the version just before ours:
+// every write of ours loses a race without a conflict.
+class AlwaysBeatenLogStore : public LogStore {
+ public:
+  explicit AlwaysBeatenLogStore(LogStore& log) : log_(log) {}
+  std::string Describe() const override { return log_.Describe(); }
+  Status Write(Version version, std::string_view content) override {
+    CommitInfo info;
+    info.operation = "WRITE";
+    const std::string rival =
+        ActionsToCommit({info, Add("rival-" + std::to_string(version) + ".parquet")});
+    if (Status st = log_.Write(version, rival); !st.ok()) return st;
+    return log_.Write(version, content);
+  }
+  StatusOr<std::vector<ObjectMeta>> List(Version from) override { return log_.List(from); }
+  StatusOr<std::string> Read(std::string_view key) override { return log_.Read(key); }
+
+ private:
+  LogStore& log_;
+};
+
 class TransactionTest : public ::testing::Test {
  protected:
   void SetUp() override { CreateTable({}); }
@@ -90,10 +111,11 @@ TEST_F(TransactionTest, StaleBlindAppendRebasesOverConcurrentAppends) {
   CommitOutcome o = CommitAdds(stale, {"z.parquet"});
   EXPECT_EQ(o.result, CommitResult::kCommitted);
   EXPECT_EQ(o.version, 3);
-  EXPECT_EQ(o.attempts, 3);
+  // One lost write: version 2 is found by listing, not by losing again.
+  EXPECT_EQ(o.attempts, 2);
   EXPECT_EQ(o.rebases, 2);
   EXPECT_EQ(Latest()->active_files().size(), 3u);
-  EXPECT_EQ(sleeper_.sleeps().size(), 2u);  // backoff between lost races
+  EXPECT_EQ(sleeper_.sleeps().size(), 1u);  // backoff after the lost race
 }
 
 TEST_F(TransactionTest, EachWinningCommitIsReadOnce) {
@@ -104,7 +126,44 @@ TEST_F(TransactionTest, EachWinningCommitIsReadOnce) {
   CommitOutcome o = CommitAdds(stale, {"z.parquet"});
   EXPECT_EQ(o.rebases, 2);
   EXPECT_EQ(store_.CallCount(ObjectStoreOp::kGet), 2);  // versions 1 and 2, once each
-  EXPECT_EQ(store_.CallCount(ObjectStoreOp::kPutIfAbsent), 3);
+  EXPECT_EQ(store_.CallCount(ObjectStoreOp::kList), 1);  // what was committed meanwhile
+  EXPECT_EQ(store_.CallCount(ObjectStoreOp::kPutIfAbsent), 2);  // lost 1, wrote 3
+}
+
+TEST_F(TransactionTest, AWriterFarBehindCatchesUpWithOneLostWrite) {
+  auto stale = Latest();
+  for (int i = 0; i < 30; ++i) CommitAdds(Latest(), {"f" + std::to_string(i)});
+  store_.ResetCallCounts();
+  CommitOutcome o = CommitAdds(stale, {"late.parquet"});
+  EXPECT_EQ(o.version, 31);
+  EXPECT_EQ(o.rebases, 30);
+  EXPECT_EQ(o.attempts, 2);
+  EXPECT_EQ(store_.CallCount(ObjectStoreOp::kPutIfAbsent), 2);
+  EXPECT_EQ(store_.CallCount(ObjectStoreOp::kGet), 30);  // each winner checked once
+}
+
+TEST_F(TransactionTest, ACatchUpStopsAtTheFirstConflictingWinner) {
+  CommitAdds(Latest(), {"shared.parquet"});
+  auto stale = Latest();
+  CommitAdds(Latest(), {"a.parquet"});
+  {
+    Transaction remover(log_, Latest(), {}, clock_, sleeper_);
+    RemoveFile rm;
+    rm.path = "shared.parquet";
+    remover.AddAction(rm);
+    ASSERT_EQ(remover.Commit()->result, CommitResult::kCommitted);  // version 3
+  }
+  CommitAdds(Latest(), {"b.parquet"});
+  Transaction txn(log_, stale, {}, clock_, sleeper_);
+  txn.AddReadFile("shared.parquet");
+  RemoveFile rm;
+  rm.path = "shared.parquet";
+  txn.AddAction(rm);
+  auto o = txn.Commit();
+  ASSERT_TRUE(o.ok()) << o.status().ToString();
+  ASSERT_EQ(o->result, CommitResult::kConflict);
+  EXPECT_EQ(o->conflict->winning_version, 3);
+  EXPECT_EQ(Latest()->version(), 4);  // the loser wrote nothing
 }
 
 TEST_F(TransactionTest, TwoRemovesOfSameFileExactlyOneWins) {
@@ -172,7 +231,8 @@ TEST_F(TransactionTest, GivesUpAfterMaxAttemptsWithClearError) {
   for (int i = 0; i < 3; ++i) CommitAdds(Latest(), {"f" + std::to_string(i)});
   TransactionOptions o;
   o.max_attempts = 2;
-  Transaction txn(log_, stale, o, clock_, sleeper_);
+  AlwaysBeatenLogStore beaten(log_);
+  Transaction txn(beaten, stale, o, clock_, sleeper_);
   txn.AddAction(Add("late.parquet"));
   auto outcome = txn.Commit();
   ASSERT_FALSE(outcome.ok());
@@ -187,10 +247,12 @@ TEST_F(TransactionTest, BackoffIsBoundedFullJitter) {
   auto stale = Latest();
   for (int i = 0; i < 10; ++i) CommitAdds(Latest(), {"f" + std::to_string(i)});
   sleeper_.Clear();
-  Transaction txn(log_, stale, o, clock_, sleeper_);
+  o.max_attempts = 10;
+  AlwaysBeatenLogStore beaten(log_);
+  Transaction txn(beaten, stale, o, clock_, sleeper_);
   txn.AddAction(Add("late.parquet"));
-  ASSERT_EQ(txn.Commit()->rebases, 10);
-  ASSERT_EQ(sleeper_.sleeps().size(), 10u);
+  ASSERT_EQ(txn.Commit().status().code(), StatusCode::kResourceExhausted);
+  ASSERT_EQ(sleeper_.sleeps().size(), 10u);  // after each lost race
   for (auto d : sleeper_.sleeps()) {
     EXPECT_GE(d.count(), 0);
     EXPECT_LE(d.count(), 50);
