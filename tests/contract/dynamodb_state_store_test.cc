@@ -21,7 +21,7 @@ class DynamoDbStateStoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
     DC_REQUIRE_DYNAMODB();
-    dynamodb_ = std::make_unique<DynamoDbTestClient>();
+    dynamodb_ = std::make_unique<deltacommit::testing::DynamoDbTestClient>();
     name_ = DynamoDbEnv::SharedTable(*dynamodb_->client);
     store_ = std::make_unique<DynamoDbStateStore>(*dynamodb_->client, name_);
   }
@@ -43,7 +43,7 @@ class DynamoDbStateStoreTest : public ::testing::Test {
     return item.ok() && item->has_value() ? **item : Item{};
   }
 
-  std::unique_ptr<DynamoDbTestClient> dynamodb_;
+  std::unique_ptr<deltacommit::testing::DynamoDbTestClient> dynamodb_;
   std::string name_;
   std::unique_ptr<DynamoDbStateStore> store_;
   const std::string table_ = "s3://bucket/warehouse/d-" + NewUuid();

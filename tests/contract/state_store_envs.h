@@ -14,10 +14,7 @@
 #include <mutex>
 #include <string>
 
-#include "adapters/aws/aws_config.h"
-#include "adapters/aws/credentials.h"
-#include "adapters/aws/http.h"
-#include "adapters/dynamodb/dynamodb_client.h"
+#include "common/dynamodb_test_client.h"
 #include "common/test_servers.h"
 #include "deltacommit/log_path.h"
 #include "service/state/dynamodb_state_store.h"
@@ -52,26 +49,6 @@ class SqliteEnv {
   TempDir dir_;
   std::string path_ = dir_.path() + "/state.db";
   std::shared_ptr<StateStore> store_;
-};
-
-// A DynamoDB client for the test server. REQUIRES: !DynamoDbUnavailable().
-struct DynamoDbTestClient {
-  DynamoDbTestClient() {
-    aws::AwsConfigOverrides overrides;
-    overrides.allow_http = true;  // the test server is on loopback
-    auto service = aws::ResolveServiceConfig("dynamodb", overrides);
-    if (!service.ok()) ADD_FAILURE() << service.status().ToString();
-    http = aws::NewCurlHttpClient();
-    credentials = aws::DefaultCredentialsChain({});
-    client = std::make_unique<dynamodb::DynamoDbClient>(
-        dynamodb::DynamoDbClientConfig{
-            service.ok() ? *service : aws::AwsServiceConfig{}, {}},
-        *http, *credentials);
-  }
-
-  std::unique_ptr<aws::HttpClient> http;
-  std::unique_ptr<aws::CredentialsProvider> credentials;
-  std::unique_ptr<dynamodb::DynamoDbClient> client;
 };
 
 class DynamoDbEnv {
@@ -110,7 +87,7 @@ class DynamoDbEnv {
 
  private:
   struct ClientAndStore {
-    DynamoDbTestClient dynamodb;
+    deltacommit::testing::DynamoDbTestClient dynamodb;
     std::unique_ptr<DynamoDbStateStore> store;
   };
 

@@ -15,10 +15,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "adapters/aws/aws_config.h"
-#include "adapters/aws/sigv4.h"
 #include "adapters/dynamodb/dynamodb_client.h"
 #include "cli_runner.h"
+#include "common/dynamodb_test_client.h"
 #include "common/test_servers.h"
 #include "deltacommit/log_path.h"
 
@@ -83,12 +82,7 @@ class DoctorTest : public ::testing::Test {
     DC_REQUIRE_DYNAMODB();
     s3_ = testing::NewS3TestStore("doctor");
     ddb_table_ = "dl_doctor_" + NewUuid().substr(0, 8);
-    aws::AwsConfigOverrides overrides;
-    overrides.allow_http = true;
-    auto service = aws::ResolveServiceConfig("dynamodb", overrides);
-    ASSERT_TRUE(service.ok()) << service.status().ToString();
-    client_ = std::make_unique<dynamodb::DynamoDbClient>(
-        dynamodb::DynamoDbClientConfig{*service, {}}, *s3_.http, *s3_.credentials);
+    client_ = ddb_.emplace().client.get();
   }
 
   std::vector<std::string> DynamoDbOptions(const std::string& table) const {
@@ -104,7 +98,8 @@ class DoctorTest : public ::testing::Test {
 
   testing::S3TestStore s3_;
   std::string ddb_table_;
-  std::unique_ptr<dynamodb::DynamoDbClient> client_;
+  std::optional<testing::DynamoDbTestClient> ddb_;  // after DC_REQUIRE_DYNAMODB
+  dynamodb::DynamoDbClient* client_ = nullptr;
 };
 
 TEST_F(DoctorTest, GoodS3ConditionalTablePassesAndPrintsAPolicyThatParses) {

@@ -7,12 +7,13 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "adapters/aws/aws_config.h"
 #include "adapters/dynamodb/dynamodb_coordination_table.h"
 #include "cli_runner.h"
+#include "common/dynamodb_test_client.h"
 #include "common/test_servers.h"
 #include "deltacommit/log_path.h"
 
@@ -26,12 +27,7 @@ class S3DynamoDbCliTest : public ::testing::Test {
     s3_ = NewS3TestStore("s3ddb-cli");
     table_uri_ = "s3a" + s3_.uri.substr(2);  // the tablePath key of every entry
     ddb_table_ = "dl_" + NewUuid().substr(0, 8);
-    aws::AwsConfigOverrides overrides;
-    overrides.allow_http = true;
-    auto service = aws::ResolveServiceConfig("dynamodb", overrides);
-    ASSERT_TRUE(service.ok()) << service.status().ToString();
-    client_ = std::make_unique<dynamodb::DynamoDbClient>(
-        dynamodb::DynamoDbClientConfig{*service, {}}, *s3_.http, *s3_.credentials);
+    client_ = ddb_.emplace().client.get();
     coordination_ = std::make_unique<dynamodb::DynamoDbCoordinationTable>(*client_, ddb_table_);
     CliResult r = RunCli({"dynamodb", "create-table", "--table-name", ddb_table_});
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -53,7 +49,8 @@ class S3DynamoDbCliTest : public ::testing::Test {
   S3TestStore s3_;
   std::string table_uri_;
   std::string ddb_table_;
-  std::unique_ptr<dynamodb::DynamoDbClient> client_;
+  std::optional<testing::DynamoDbTestClient> ddb_;  // after DC_REQUIRE_DYNAMODB
+  dynamodb::DynamoDbClient* client_ = nullptr;
   std::unique_ptr<dynamodb::DynamoDbCoordinationTable> coordination_;
 };
 

@@ -14,6 +14,7 @@
 #include "adapters/aws/credentials.h"
 #include "adapters/aws/http.h"
 #include "adapters/dynamodb/dynamodb_client.h"
+#include "common/dynamodb_test_client.h"
 #include "common/test_servers.h"
 #include "deltacommit/log_path.h"
 #include "gmock/gmock.h"
@@ -45,14 +46,7 @@ class DynamoDbClientIntegrationTest : public ::testing::Test {
  protected:
   void SetUp() override {
     DC_REQUIRE_DYNAMODB();
-    aws::AwsConfigOverrides overrides;
-    overrides.allow_http = true;  // the test server is on loopback
-    auto service = aws::ResolveServiceConfig("dynamodb", overrides);
-    ASSERT_TRUE(service.ok()) << service.status().ToString();
-    http_ = aws::NewCurlHttpClient();
-    credentials_ = aws::DefaultCredentialsChain({});
-    client_ =
-        std::make_unique<DynamoDbClient>(DynamoDbClientConfig{*service, {}}, *http_, *credentials_);
+    client_ = ddb_.emplace().client.get();
   }
 
   // A fresh table with the delta_log schema, ACTIVE.
@@ -65,9 +59,8 @@ class DynamoDbClientIntegrationTest : public ::testing::Test {
     return name;
   }
 
-  std::unique_ptr<aws::HttpClient> http_;
-  std::unique_ptr<aws::CredentialsProvider> credentials_;
-  std::unique_ptr<DynamoDbClient> client_;
+  std::optional<testing::DynamoDbTestClient> ddb_;  // after DC_REQUIRE_DYNAMODB
+  DynamoDbClient* client_ = nullptr;
 };
 
 TEST_F(DynamoDbClientIntegrationTest, CreateTableWithDeltaLogSchemaBecomesActive) {

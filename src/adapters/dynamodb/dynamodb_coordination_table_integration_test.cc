@@ -16,6 +16,7 @@
 #include "adapters/aws/credentials.h"
 #include "adapters/aws/http.h"
 #include "adapters/dynamodb/dynamodb_client.h"
+#include "common/dynamodb_test_client.h"
 #include "common/test_servers.h"
 #include "adapters/dynamodb/dynamodb_coordination_table.h"
 #include "deltacommit/log_path.h"
@@ -38,14 +39,7 @@ class DynamoDbCoordinationTableIntegrationTest : public ::testing::Test {
  protected:
   void SetUp() override {
     DC_REQUIRE_DYNAMODB();
-    aws::AwsConfigOverrides overrides;
-    overrides.allow_http = true;  // the test server is on loopback
-    auto service = aws::ResolveServiceConfig("dynamodb", overrides);
-    ASSERT_TRUE(service.ok()) << service.status().ToString();
-    http_ = aws::NewCurlHttpClient();
-    credentials_ = aws::DefaultCredentialsChain({});
-    client_ =
-        std::make_unique<DynamoDbClient>(DynamoDbClientConfig{*service, {}}, *http_, *credentials_);
+    client_ = ddb_.emplace().client.get();
     name_ = "dc_test_" + NewUuid();
     auto warnings =
         CreateDeltaLogTable(*client_, name_, DeltaLogTableBilling::PayPerRequest(), true);
@@ -57,9 +51,8 @@ class DynamoDbCoordinationTableIntegrationTest : public ::testing::Test {
     table_ = std::make_unique<DynamoDbCoordinationTable>(*client_, name_);
   }
 
-  std::unique_ptr<aws::HttpClient> http_;
-  std::unique_ptr<aws::CredentialsProvider> credentials_;
-  std::unique_ptr<DynamoDbClient> client_;
+  std::optional<testing::DynamoDbTestClient> ddb_;  // after DC_REQUIRE_DYNAMODB
+  DynamoDbClient* client_ = nullptr;
   std::string name_;
   std::unique_ptr<DynamoDbCoordinationTable> table_;
 };
