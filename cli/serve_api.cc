@@ -57,7 +57,7 @@ std::optional<ApiError> ServeApi::Prepare(const CommitBody& body,
       service::ResolveS3Endpoint(deps_.config->s3, table->bucket, body.endpoint);
   if (!endpoint.ok()) return ErrorFor(endpoint.status());
   if (body.credentials_problem) {
-    return ApiError{422, "credentials_invalid", *body.credentials_problem, {}};
+    return ApiError{422, "credentials_invalid", *body.credentials_problem, {}, {}};
   }
   out.access.table = table->uri;
   out.access.endpoint = {endpoint->name, endpoint->service, endpoint->enforces_if_none_match};
@@ -87,7 +87,7 @@ void ServeApi::LogCommit(const http::Request& request, const service::TokenConfi
                          const service::CommitReply* reply) const {
   const ApiError error = refused  ? *refused
                          : !reply->ok() ? ErrorFor(*reply)
-                                        : ApiError{200, "", "", {}};
+                                        : ApiError{200, "", "", {}, {}};
   const http::LogLevel level = error.status >= 500   ? http::LogLevel::kError
                                : error.status >= 400 ? http::LogLevel::kWarn
                                                      : http::LogLevel::kInfo;

@@ -61,7 +61,7 @@ http::Response ServeApi::GetPendingCommits(const http::Request& request) {
     // The service's own state store failing is never the client's fault.
     const bool bad_request = list.status().code() == StatusCode::kInvalidArgument;
     return ErrorAnswer({bad_request ? 400 : 503, bad_request ? "bad_request" : "unavailable",
-                        list.status().message(), {}});
+                        list.status().message(), {}, {}});
   }
   return http::Response::Json(200, PendingJson(table->uri, *list).dump());
 }

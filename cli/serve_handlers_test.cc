@@ -222,6 +222,7 @@ TEST_F(ServeHandlersTest, CredentialProblemsAre422) {
   http::Response rejected = api_->PostCommit(Post(wrong_secret));
   EXPECT_EQ(rejected.status, 424) << rejected.body;
   EXPECT_EQ(ErrorOf(rejected)["code"], "credentials_rejected");
+  EXPECT_EQ(ErrorOf(rejected)["reason"], "invalid_credentials");
 }
 
 TEST_F(ServeHandlersTest, PendingCommits) {

@@ -23,13 +23,13 @@ int HttpStatusFor(CommitOutcome outcome) {
 
 ApiError ErrorFor(const Status& status) {
   switch (status.code()) {
-    case StatusCode::kInvalidArgument: return {400, "bad_request", status.message(), {}};
-    case StatusCode::kUnauthenticated: return {401, "unauthenticated", status.message(), {}};
-    case StatusCode::kPermissionDenied: return {403, "forbidden", status.message(), {}};
+    case StatusCode::kInvalidArgument: return {400, "bad_request", status.message(), {}, {}};
+    case StatusCode::kUnauthenticated: return {401, "unauthenticated", status.message(), {}, {}};
+    case StatusCode::kPermissionDenied: return {403, "forbidden", status.message(), {}, {}};
     case StatusCode::kUnavailable:
     case StatusCode::kDeadlineExceeded:
-    case StatusCode::kUnknownOutcome: return {503, "unavailable", status.message(), {}};
-    default: return {500, "internal", status.message(), {}};
+    case StatusCode::kUnknownOutcome: return {503, "unavailable", status.message(), {}, {}};
+    default: return {500, "internal", status.message(), {}, {}};
   }
 }
 
@@ -37,12 +37,14 @@ ApiError ErrorFor(const service::CommitReply& reply) {
   const bool conflict = reply.outcome == CommitOutcome::kVersionTaken ||
                         reply.outcome == CommitOutcome::kVersionAhead;
   return {HttpStatusFor(reply.outcome), std::string(service::CommitOutcomeName(reply.outcome)),
-          reply.message, conflict ? std::optional<Version>(reply.latest.value_or(-1)) : std::nullopt};
+          reply.message, conflict ? std::optional<Version>(reply.latest.value_or(-1)) : std::nullopt,
+          reply.reason};
 }
 
 http::Response ErrorAnswer(const ApiError& error) {
   nlohmann::json body = {{"code", error.code}, {"message", error.message}};
   if (error.latest.has_value()) body["latest_version"] = *error.latest;
+  if (!error.reason.empty()) body["reason"] = error.reason;
   // Messages quote client input: replace invalid UTF-8 rather than throw.
   http::Response response = http::Response::Json(
       error.status, nlohmann::json{{"error", std::move(body)}}.dump(

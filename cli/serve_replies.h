@@ -1,7 +1,8 @@
 // The answers of the commit service's HTTP API (docs/api.md): the status
 // code of each refusal and its body
 //   {"error": {"code": "...", "message": "...", "latest_version": 9}}
-// (latest_version only on 409). 401 carries `WWW-Authenticate: Bearer`,
+// (latest_version only on 409; on 424 a "reason": access_denied or
+// invalid_credentials). 401 carries `WWW-Authenticate: Bearer`,
 // 503 `Retry-After: 1`.
 //
 // Thread-safety: pure functions.
@@ -22,6 +23,7 @@ struct ApiError {
   std::string code;  // "bad_request", "version_taken", ...
   std::string message;
   std::optional<Version> latest;  // 409 only
+  std::string reason;             // 424 only: "access_denied", "invalid_credentials"
 };
 
 // 200, 409, 409, 400, 413, 422, 424, 503, 500 (log_inconsistent).

@@ -39,6 +39,16 @@ TEST(ServeRepliesTest, ConflictsCarryTheLatestVersion) {
   EXPECT_FALSE(nlohmann::json::parse(bad.body)["error"].contains("latest_version"));
 }
 
+TEST(ServeRepliesTest, RejectedCredentialsCarryTheirReason) {
+  CommitReply denied = CommitReply::Error(CommitOutcome::kCredentialsRejected, "AccessDenied");
+  denied.reason = "access_denied";
+  http::Response answer = CommitReplyResponse(denied);
+  EXPECT_EQ(answer.status, 424);
+  EXPECT_EQ(nlohmann::json::parse(answer.body),
+            nlohmann::json::parse(R"({"error":{"code":"credentials_rejected",)"
+                                  R"("message":"AccessDenied","reason":"access_denied"}})"));
+}
+
 TEST(ServeRepliesTest, OkBody) {
   http::Response ok = CommitReplyResponse(CommitReply::Ok(7, false));
   EXPECT_EQ(ok.status, 200);
@@ -62,7 +72,7 @@ TEST(ServeRepliesTest, StatusesBeforeTheCommitLogic) {
 }
 
 TEST(ServeRepliesTest, InvalidUtf8InAMessageIsReplacedNotThrown) {
-  http::Response answer = ErrorAnswer({400, "bad_request", "table \xff\xfe", {}});
+  http::Response answer = ErrorAnswer({400, "bad_request", "table \xff\xfe", {}, {}});
   EXPECT_EQ(answer.status, 400);
   EXPECT_TRUE(nlohmann::json::accept(answer.body));
 }

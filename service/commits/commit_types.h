@@ -79,6 +79,11 @@ struct CommitReply {
   // service had no state for, published) version; -1 for an empty log.
   std::optional<Version> latest;
   std::string message;  // not kOk: what was wrong and what to do
+  // kCredentialsRejected: "access_denied" (S3 accepted the credentials but
+  // they lack a permission) or "invalid_credentials" (S3 did not accept
+  // them: unknown key, bad signature, invalid or expired session token), so
+  // that clients need not read the message.
+  std::string reason;
 
   bool ok() const { return outcome == CommitOutcome::kOk; }
 

@@ -26,8 +26,12 @@ CommitReply ReplyFor(const Failure& failure) {
   switch (failure.kind) {
     case FailureKind::kObjectStore: {
       if (IsCredentialsRejected(failure)) {
-        return CommitReply::Error(CommitOutcome::kCredentialsRejected,
-                                  "S3 refused the request's credentials: " + message);
+        CommitReply reply = CommitReply::Error(CommitOutcome::kCredentialsRejected,
+                                               "S3 refused the request's credentials: " + message);
+        reply.reason = failure.status.code() == StatusCode::kPermissionDenied
+                           ? "access_denied"
+                           : "invalid_credentials";
+        return reply;
       }
       const StatusCode code = failure.status.code();
       if (code == StatusCode::kNotFound || code == StatusCode::kInvalidArgument) {

@@ -41,7 +41,8 @@ Failure StateStoreFailure(CommitObserver& observer, std::string_view operation, 
 bool IsCredentialsRejected(const Failure& failure);
 
 // The reply for `failure`:
-//   kObjectStore      credentials refused -> kCredentialsRejected; kNotFound
+//   kObjectStore      credentials refused -> kCredentialsRejected (reason
+//                     access_denied or invalid_credentials); kNotFound
 //                     or kInvalidArgument (no such bucket, a bad key) ->
 //                     kBadRequest; anything else -> kUnavailable
 //   kStateStore       kUnavailable

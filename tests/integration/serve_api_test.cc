@@ -3,6 +3,7 @@
 // every refusal, that nothing reached the table's prefix in S3.
 #include <thread>
 
+#include "common/s3_test_bucket.h"
 #include "serve_api_fixture.h"
 
 namespace deltacommit::testing {
@@ -176,7 +177,32 @@ TEST_F(ServeApiTest, WrongSecretIs424NamingSignatureDoesNotMatch) {
   EXPECT_EQ(answer.status, 424);
   EXPECT_EQ(ErrorOf(answer)["code"], "credentials_rejected");
   EXPECT_THAT(MessageOf(answer), AllOf(HasSubstr("SignatureDoesNotMatch"), Not(HasSubstr(wrong))));
+  EXPECT_EQ(ErrorOf(answer)["reason"], "invalid_credentials");
   EXPECT_THAT(Keys(), IsEmpty());
+}
+
+TEST_F(ServeApiTest, AccessDeniedIs424WithItsReasonNamingTheActionAndResource) {
+  // A bucket whose policy denies PutObject: the credentials are good, they
+  // lack a permission.
+  S3TestBucket bucket("dc-serve-denied");
+  bucket.Deny("s3:PutObject");
+  const std::string table = "s3://" + bucket.name() + "/t";
+  const std::string token = "denied-" + NewUuid();
+  serve_.reset();
+  StartServe("[[token]]\nname = \"denied\"\nsha256 = \"" + service::HashToken(token) +
+             "\"\ntables = [\"" + table + "\"]\nactions = [\"commit\"]\n");
+  json body = Commit(0, Actions("a"));
+  body["table"] = table;
+  aws::HttpResponse answer = Send("POST", "/v1/commits", body.dump(), token);
+  EXPECT_EQ(answer.status, 424) << answer.body;
+  EXPECT_EQ(ErrorOf(answer)["code"], "credentials_rejected");
+  EXPECT_EQ(ErrorOf(answer)["reason"], "access_denied");
+  EXPECT_THAT(MessageOf(answer),
+              AllOf(HasSubstr("AccessDenied"), HasSubstr("PutObject"),
+                    HasSubstr("s3://" + bucket.name() + "/t/_delta_log/_staged_commits/")));
+  auto left = bucket.store().List("");
+  ASSERT_TRUE(left.ok()) << left.status().ToString();
+  EXPECT_THAT(*left, IsEmpty());
 }
 
 TEST_F(ServeApiTest, HealthReadinessAndMetricsNeedNoToken) {

@@ -113,7 +113,8 @@ HttpCommitServiceClient::Exchange HttpCommitServiceClient::SendWithRetries(
       again = code == StatusCode::kUnavailable || code == StatusCode::kUnknownOutcome;
     } else {
       if (MayHaveBeenApplied(exchange.last->status)) exchange.maybe_applied = true;
-      again = IsRetryableHttpStatus(exchange.last->status);
+      again = IsRetryableHttpStatus(exchange.last->status) &&
+              IsRetryableAnswer(ParseServiceError(*exchange.last));
     }
     if (!again || exchange.attempts >= max_attempts) return exchange;
     std::uniform_int_distribution<int64_t> jitter(
@@ -133,7 +134,11 @@ ServiceCommitResult HttpCommitServiceClient::Finish(Exchange exchange,
   // A refusal after an attempt that may have been applied does not say the
   // commit failed: only a 409 does (a retry of an applied commit gets 200).
   auto settle = [&](const Status& st) {
-    if (!exchange.maybe_applied || st.IsUnknownOutcome()) return clean(st);
+    // log_inconsistent (kDataLoss) stops the table whatever happened to
+    // this commit: an operator must look first.
+    if (!exchange.maybe_applied || st.IsUnknownOutcome() || st.code() == StatusCode::kDataLoss) {
+      return clean(st);
+    }
     return clean(UnknownOutcomeError(
         where + ": an earlier attempt may have been applied (its reply was lost); read the log "
                 "back or resend the same commit. Last answer: " + st.message()));

@@ -118,13 +118,15 @@ struct AnswerCase {
   std::string message;
   StatusCode want;
   std::optional<Version> latest_version;
+  std::string reason = {};  // 424's "reason"
 };
 
 class AnswerTest : public ServiceFixture, public ::testing::WithParamInterface<AnswerCase> {};
 
 TEST_P(AnswerTest, MapsToItsStatusWithTheServersMessage) {
   const AnswerCase& c = GetParam();
-  service_.ScriptCommits(Always(ApiError(c.http_status, c.code, c.message, c.latest_version)));
+  service_.ScriptCommits(
+      Always(ApiError(c.http_status, c.code, c.message, c.latest_version, c.reason)));
   auto client = MakeClient();
   ServiceCommitResult result = client->Commit(Inline(3));
   EXPECT_EQ(result.status.code(), c.want) << result.status.ToString();
@@ -132,7 +134,8 @@ TEST_P(AnswerTest, MapsToItsStatusWithTheServersMessage) {
   EXPECT_THAT(result.status.message(), HasSubstr("version 3 of " + std::string(kTable)));
   EXPECT_THAT(result.status.message(), HasSubstr(service_.url()));
   EXPECT_EQ(result.latest_version, c.http_status == 409 ? c.latest_version : std::nullopt);
-  // Refusals are final: sent once. Only 503 is retried (and not applied).
+  // Refusals are final: sent once. Only 503 (and a plain 500) is retried;
+  // log_inconsistent is final.
   const size_t want_sends = c.http_status == 503 ? 4u : 1u;
   EXPECT_EQ(service_.CountRequests("POST"), want_sends);
 }
@@ -155,11 +158,18 @@ INSTANTIATE_TEST_SUITE_P(
                    StatusCode::kUnauthenticated, std::nullopt},
         AnswerCase{424, "credentials_rejected",
                    "S3 AccessDenied: PutObject on s3://bucket/events/_delta_log/",
-                   StatusCode::kPermissionDenied, std::nullopt},
+                   StatusCode::kPermissionDenied, std::nullopt, "access_denied"},
         AnswerCase{424, "credentials_rejected", "S3 InvalidAccessKeyId: unknown access key",
-                   StatusCode::kUnauthenticated, std::nullopt},
+                   StatusCode::kUnauthenticated, std::nullopt, "invalid_credentials"},
         AnswerCase{424, "credentials_rejected", "S3 ExpiredToken: the session token expired",
-                   StatusCode::kUnauthenticated, std::nullopt},
+                   StatusCode::kUnauthenticated, std::nullopt, "invalid_credentials"},
+        // The reason decides, not the words of the message.
+        AnswerCase{424, "credentials_rejected", "S3 refused: AccessDenied was not the cause",
+                   StatusCode::kUnauthenticated, std::nullopt, "invalid_credentials"},
+        AnswerCase{500, "log_inconsistent",
+                   "version 4 of s3://bucket/events: _delta_log/00000000000000000004.json has "
+                   "other bytes than the ratified commit",
+                   StatusCode::kDataLoss, std::nullopt},
         AnswerCase{503, "unavailable", "state store unreachable", StatusCode::kUnavailable,
                    std::nullopt}),
     [](const ::testing::TestParamInfo<AnswerCase>& param) {

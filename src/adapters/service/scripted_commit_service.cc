@@ -33,9 +33,10 @@ std::optional<Version> ParseVersion(std::string_view text) {
 }  // namespace
 
 http::Response ApiError(int status, std::string_view code, std::string_view message,
-                        std::optional<Version> latest_version) {
+                        std::optional<Version> latest_version, std::string_view reason) {
   json error = {{"code", code}, {"message", message}};
   if (latest_version) error["latest_version"] = *latest_version;
+  if (!reason.empty()) error["reason"] = reason;
   return JsonAnswer(status, json{{"error", error}});
 }
 

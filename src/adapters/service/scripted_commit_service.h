@@ -119,8 +119,9 @@ class ScriptedCommitService {
   std::map<Version, Ratified> ratified_;
 };
 
-// {"error": {"code", "message", "latest_version"?}} with `status`.
+// {"error": {"code", "message", "latest_version"?, "reason"?}} with `status`.
 http::Response ApiError(int status, std::string_view code, std::string_view message,
-                        std::optional<Version> latest_version = std::nullopt);
+                        std::optional<Version> latest_version = std::nullopt,
+                        std::string_view reason = {});
 
 }  // namespace deltacommit::testing

@@ -1,21 +1,11 @@
 #include "adapters/service/service_reply.h"
 
-#include <algorithm>
-#include <cctype>
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
 
 namespace deltacommit::service_client {
 namespace {
-
-bool ContainsIgnoreCase(std::string_view text, std::string_view word) {
-  auto it = std::search(text.begin(), text.end(), word.begin(), word.end(), [](char a, char b) {
-    return std::tolower(static_cast<unsigned char>(a)) ==
-           std::tolower(static_cast<unsigned char>(b));
-  });
-  return it != text.end();
-}
 
 // What the writer can do about each refusal.
 std::string_view Hint(long http_status) {
@@ -56,13 +46,11 @@ StatusCode CodeFor(const ServiceError& e) {
       return e.code == "version_taken" ? StatusCode::kAlreadyExists
                                        : StatusCode::kFailedPrecondition;
     case 424:
-      // S3 refused the writer's credentials: "AccessDenied" means they are
-      // valid but lack a permission; everything else (unknown key, bad
-      // signature, invalid or expired session token) means they are not valid.
-      return ContainsIgnoreCase(e.message, "AccessDenied") ||
-                     ContainsIgnoreCase(e.message, "access denied")
-                 ? StatusCode::kPermissionDenied
-                 : StatusCode::kUnauthenticated;
+      return e.reason == "access_denied" ? StatusCode::kPermissionDenied
+                                         : StatusCode::kUnauthenticated;
+    case 500:
+      if (e.code == "log_inconsistent") return StatusCode::kDataLoss;
+      return StatusCode::kUnavailable;
     default:
       if (IsRetryableHttpStatus(e.http_status)) return StatusCode::kUnavailable;
       return StatusCode::kInternal;
@@ -99,6 +87,10 @@ std::string Redact(std::string text, const std::vector<std::string_view>& secret
   return text;
 }
 
+bool IsRetryableAnswer(const ServiceError& error) {
+  return IsRetryableHttpStatus(error.http_status) && error.code != "log_inconsistent";
+}
+
 bool IsRetryableHttpStatus(long http_status) {
   return http_status == 429 || http_status == 500 || http_status == 502 ||
          http_status == 503 || http_status == 504;
@@ -124,6 +116,9 @@ ServiceError ParseServiceError(const aws::HttpResponse& response) {
   }
   if (error->contains("latest_version") && (*error)["latest_version"].is_number_integer()) {
     e.latest_version = (*error)["latest_version"].get<Version>();
+  }
+  if (error->contains("reason") && (*error)["reason"].is_string()) {
+    e.reason = Excerpt((*error)["reason"].get<std::string>(), 64);
   }
   return e;
 }

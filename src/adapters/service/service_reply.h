@@ -25,6 +25,7 @@ struct ServiceError {
   std::string code;     // "version_taken", "forbidden", ...
   std::string message;  // the service's text
   std::optional<Version> latest_version;
+  std::string reason;      // 424: "access_denied" or "invalid_credentials"
   std::string request_id;  // X-Request-Id of the answer, for the service's logs
 };
 
@@ -36,13 +37,17 @@ ServiceError ParseServiceError(const aws::HttpResponse& response);
 //   404, 405 -> kFailedPrecondition (not a commit service, or an older one)
 //   409 version_taken -> kAlreadyExists; other 409 -> kFailedPrecondition
 //   413 -> kInvalidArgument     422 -> kUnauthenticated
-//   424 -> kPermissionDenied when S3 denied access (AccessDenied), else
-//          kUnauthenticated (unknown key, bad signature, bad session token)
-//   429, 5xx -> kUnavailable    anything else -> kInternal
+//   424 -> kPermissionDenied when the reason is access_denied (S3 accepted
+//          the credentials, they lack a permission), else kUnauthenticated
+//          (unknown key, bad signature, invalid or expired session token)
+//   500 log_inconsistent -> kDataLoss (the service stopped committing to
+//          the table until an operator repairs its log: not retried)
+//   429, other 5xx -> kUnavailable    anything else -> kInternal
 Status ServiceErrorToStatus(const ServiceError& error, std::string_view context);
 
-// Statuses worth sending again after a pause: throttling and server-side
-// failures (429, 500, 502, 503, 504).
+// Answers worth sending again after a pause: throttling and server-side
+// failures (429, 500, 502, 503, 504), except log_inconsistent.
+bool IsRetryableAnswer(const ServiceError& error);
 bool IsRetryableHttpStatus(long http_status);
 
 // `text` with every non-empty secret replaced by "[REDACTED]".
