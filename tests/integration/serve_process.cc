@@ -84,6 +84,14 @@ std::string ServeProcess::Url(const std::string& path) const {
   return "http://127.0.0.1:" + std::to_string(port_) + path;
 }
 
+void ServeProcess::Kill() {
+  if (pid_ <= 0 || exited_) return;
+  kill(pid_, SIGKILL);
+  waitpid(pid_, nullptr, 0);
+  exited_ = true;
+  exit_code_ = -1;
+}
+
 void ServeProcess::SendSigterm() {
   if (pid_ > 0 && !exited_) kill(pid_, SIGTERM);
 }

@@ -39,6 +39,9 @@ class ServeProcess {
   // Waits for the exit after SendSigterm; as Terminate.
   int WaitForExit(std::chrono::milliseconds timeout);
 
+  // SIGKILL (a crash: no drain, no shutdown line) and waits for the exit.
+  void Kill();
+
   // Everything the process has logged so far.
   std::string Logs() const;
 

@@ -1,0 +1,173 @@
+// Two `deltacommit serve` instances sharing one DynamoDB state table
+// (dynalite) in front of one table on RGW: 8 writers spread over both, and
+// one instance killed with SIGKILL while they commit. A writer whose
+// request to the dead instance got no answer resends the same commit to
+// the survivor (as behind a load balancer): it is recognised if it was
+// ratified, and otherwise rebased. Every commit must be in the log once,
+// versions contiguous, nothing left unpublished, and the survivor serving.
+#include <atomic>
+#include <chrono>
+#include <set>
+#include <thread>
+
+#include "serve_api_fixture.h"
+
+namespace deltacommit::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using nlohmann::json;
+
+constexpr int kWriters = 8;
+constexpr int kCommitsEach = 8;
+constexpr int kKillAfterAcknowledged = 20;
+
+class ServeHaTest : public ServeApiTest {
+ protected:
+  bool StartInSetUp() const override { return false; }
+
+  void SetUp() override {
+    DC_REQUIRE_DYNAMODB();
+    ServeApiTest::SetUp();
+  }
+
+  // The fixture's config with the state in a DynamoDB table of this test's own.
+  std::string HaConfig() const {
+    std::string config = Config();
+    const std::string sqlite = "[state]\nkind = \"sqlite\"\npath = \"state.sqlite\"\n";
+    const size_t at = config.find(sqlite);
+    EXPECT_NE(at, std::string::npos) << config;
+    if (at == std::string::npos) return config;
+    return config.replace(at, sqlite.size(),
+                          "[state]\nkind = \"dynamodb\"\ntable = \"" + state_table_ +
+                              "\"\nendpoint = \"" + Env("AWS_ENDPOINT_URL_DYNAMODB") +
+                              "\"\nallow_http = true\n");
+  }
+
+  std::unique_ptr<ServeProcess> StartInstance() {
+    auto started = ServeProcess::Start(HaConfig());
+    EXPECT_TRUE(started.ok()) << started.status().ToString();
+    return started.ok() ? std::move(started).value() : nullptr;
+  }
+
+  StatusOr<aws::HttpResponse> PostTo(const ServeProcess& instance, const json& body) {
+    aws::HttpRequest request;
+    request.method = "POST";
+    request.url = instance.Url("/v1/commits");
+    request.headers = {{"Authorization", "Bearer " + writer_token_},
+                       {"Content-Type", "application/json"}};
+    request.body = body.dump();
+    return http_->Send(request);
+  }
+
+  // Commits `actions` through `preferred` while it answers, else through
+  // the other instance; resends the same version after an unanswered
+  // request or a 503, rebases on 409. The version it landed at, or -1.
+  Version CommitWithFailover(const std::string& actions, int preferred) {
+    Version guess = 0;
+    int instance = preferred;
+    for (int attempt = 0; attempt < 1000; ++attempt) {
+      if (instance == 0 && a_killed_) instance = 1;
+      StatusOr<aws::HttpResponse> answer = PostTo(instance == 0 ? *a_ : *b_, Commit(guess, actions));
+      if (!answer.ok()) {
+        if (instance == 0) ++unanswered_on_a_;
+        if (instance == 1) {
+          ADD_FAILURE() << "the survivor did not answer: " << answer.status().ToString();
+          return -1;
+        }
+        instance = 1;  // the same commit again, to the survivor
+        continue;
+      }
+      if (answer->status == 200) return json::parse(answer->body)["version"].get<Version>();
+      if (answer->status == 409) {
+        guess = ErrorOf(*answer)["latest_version"].get<Version>() + 1;
+      } else if (answer->status == 503) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      } else {
+        ADD_FAILURE() << "status " << answer->status << ": " << answer->body;
+        return -1;
+      }
+    }
+    ADD_FAILURE() << "no version after 1000 attempts";
+    return -1;
+  }
+
+  static std::string Tag(int writer, int commit) {
+    return "w" + std::to_string(writer) + "-" + std::to_string(commit);
+  }
+
+  const std::string state_table_ = "dc_serve_ha_" + NewUuid().substr(0, 8);
+  std::unique_ptr<ServeProcess> a_;
+  std::unique_ptr<ServeProcess> b_;
+  std::atomic<bool> a_killed_{false};
+  std::atomic<int> acknowledged_{0};
+  std::atomic<int> unanswered_on_a_{0};
+};
+
+TEST_F(ServeHaTest, OneOfTwoInstancesKilledMidRunLosesNoCommitAndDoublesNone) {
+  a_ = StartInstance();
+  ASSERT_NE(a_, nullptr);
+  b_ = StartInstance();  // after A: A created the state table
+  ASSERT_NE(b_, nullptr);
+
+  std::atomic<int> failures{0};
+  std::vector<std::thread> writers;
+  for (int w = 0; w < kWriters; ++w) {
+    writers.emplace_back([&, w] {
+      for (int i = 0; i < kCommitsEach; ++i) {
+        if (CommitWithFailover(Actions(Tag(w, i)), w % 2) < 0) {
+          ++failures;
+        } else {
+          ++acknowledged_;
+        }
+      }
+    });
+  }
+  while (acknowledged_ < kKillAfterAcknowledged && failures == 0) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  a_->Kill();  // commits of writers on A are in flight now
+  a_killed_ = true;
+  for (std::thread& t : writers) t.join();
+  ASSERT_EQ(failures, 0);
+  RecordProperty("requests_unanswered_by_the_killed_instance", unanswered_on_a_.load());
+
+  // Every commit once, versions contiguous from 0.
+  std::set<std::string> expected;
+  for (int w = 0; w < kWriters; ++w) {
+    for (int i = 0; i < kCommitsEach; ++i) expected.insert(Actions(Tag(w, i)));
+  }
+  std::vector<std::string> commits;
+  for (const std::string& key : Keys()) {
+    if (ParseLogPath(key.substr(kLogDir.size())).type == LogFileType::kCommit) {
+      commits.push_back(key);
+    }
+  }
+  ASSERT_EQ(commits.size(), expected.size());
+  std::set<std::string> seen;
+  for (size_t v = 0; v < commits.size(); ++v) {
+    EXPECT_EQ(commits[v], CommitPath(static_cast<Version>(v))) << "versions not contiguous";
+    EXPECT_TRUE(seen.insert(Read(commits[v])).second) << "a commit landed twice";
+  }
+  EXPECT_EQ(seen, expected);
+
+  // The survivor serves on: nothing pending, ready, and it takes the next commit.
+  aws::HttpRequest pending;
+  pending.method = "GET";
+  pending.url = b_->Url(PendingPath(table_, 0));
+  pending.headers = {{"Authorization", "Bearer " + writer_token_}};
+  StatusOr<aws::HttpResponse> listed = http_->Send(pending);
+  ASSERT_TRUE(listed.ok()) << listed.status().ToString();
+  EXPECT_EQ(json::parse(listed->body)["commits"], json::array()) << listed->body;
+  EXPECT_EQ(json::parse(listed->body)["latest_version"], kWriters * kCommitsEach - 1);
+  StatusOr<aws::HttpResponse> next =
+      PostTo(*b_, Commit(kWriters * kCommitsEach, Actions("after-the-kill")));
+  ASSERT_TRUE(next.ok()) << next.status().ToString();
+  EXPECT_EQ(next->status, 200) << next->body;
+  EXPECT_THAT(a_->Logs(), Not(HasSubstr(R"("msg":"shut down")")));  // it really crashed
+  EXPECT_EQ(b_->Terminate(), 0) << b_->Logs();
+}
+
+}  // namespace
+}  // namespace deltacommit::testing
