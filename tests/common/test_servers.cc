@@ -43,7 +43,12 @@ std::optional<std::string> DynamoDbUnavailable() {
 
 std::optional<std::string> StsUnavailable() {
   if (std::optional<std::string> why = S3Unavailable()) return why;
-  return FirstUnset({"AWS_ENDPOINT_URL_STS"});
+  if (FirstUnset({"AWS_ENDPOINT_URL_STS"})) {
+    return std::string("AWS_ENDPOINT_URL_STS is not set: these servers have S3 without STS "
+                       "(an older scripts/test-servers); restart them with "
+                       "`scripts/test-servers down` and `eval \"$(scripts/test-servers up)\"`");
+  }
+  return std::nullopt;
 }
 
 StatusOr<aws::Credentials> TestSessionCredentials() {
