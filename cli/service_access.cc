@@ -1,20 +1,87 @@
 #include "service_access.h"
 
+#include <cctype>
+#include <charconv>
+#include <map>
 #include <memory>
+#include <optional>
+#include <string>
 
+#include "adapters/aws/session_credentials.h"
 #include "adapters/service/http_commit_service_client.h"
 #include "adapters/service/service_client_options.h"
 #include "logstore/coordinated_log_store.h"
 #include "logstore/service_log_store.h"
 
 namespace deltacommit::cli {
+namespace {
 
-Status AttachCommitService(const TableOptions& o, OpenTable& open) {
+// The storage options as users spell them; ParseStorageOptions lower-cases
+// keys.
+constexpr char kStsEndpointOption[] = "deltacommit.sts.endpointUrl";
+constexpr char kSessionDurationOption[] = "deltacommit.sts.durationSeconds";
+
+std::optional<std::string> Option(const std::map<std::string, std::string>& storage,
+                                  std::string key) {
+  for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  auto it = storage.find(key);
+  if (it == storage.end()) return std::nullopt;
+  return it->second;
+}
+
+StatusOr<aws::SessionCredentialsOptions> SessionOptions(
+    const std::map<std::string, std::string>& storage) {
+  aws::SessionCredentialsOptions options;
+  std::optional<std::string> text = Option(storage, kSessionDurationOption);
+  if (!text) return options;
+  auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(),
+                                   options.duration_seconds);
+  if (ec != std::errc() || end != text->data() + text->size()) {
+    return InvalidArgumentError(std::string(kSessionDurationOption) + "=\"" + *text +
+                                "\": expected a number of seconds");
+  }
+  DC_RETURN_IF_ERROR(aws::CheckSessionDuration(options.duration_seconds, kSessionDurationOption));
+  return options;
+}
+
+// STS for the writer's long-term keys: its own endpoint settings, else the
+// table's S3-compatible endpoint, else AWS's (aws::ResolveStsConfig).
+StatusOr<aws::StsClientConfig> StsConfig(const TableOptions& o,
+                                         const std::map<std::string, std::string>& storage,
+                                         const aws::AwsServiceConfig& s3) {
+  aws::AwsConfigOverrides overrides;
+  if (auto url = Option(storage, kStsEndpointOption)) overrides.endpoint_url = *url;
+  if (!o.region.empty()) overrides.region = o.region;
+  if (!o.profile.empty()) overrides.profile = o.profile;
+  StatusOr<aws::AwsServiceConfig> sts = aws::ResolveStsConfig(overrides, s3);
+  if (!sts.ok()) {
+    return sts.status().WithContext("STS endpoint for the commit service's temporary "
+                                    "credentials (" + std::string(kStsEndpointOption) +
+                                    ", AWS_ENDPOINT_URL_STS)");
+  }
+  return aws::StsClientConfig{*sts, {}};
+}
+
+}  // namespace
+
+Status AttachCommitService(const TableOptions& o, const aws::AwsServiceConfig& s3,
+                           OpenTable& open) {
   DC_ASSIGN_OR_RETURN(service_client::CommitServiceOptions options,
                       service_client::ResolveCommitServiceOptions(o.service_url, o.service_token,
                                                                   o.service_endpoint));
+  DC_ASSIGN_OR_RETURN(auto storage, ParseStorageOptions(o));
+  DC_ASSIGN_OR_RETURN(aws::SessionCredentialsOptions session, SessionOptions(storage));
+  DC_ASSIGN_OR_RETURN(aws::StsClientConfig sts, StsConfig(o, storage, s3));
+  open.sts = std::make_unique<aws::StsClient>(std::move(sts), *open.http);
+  aws::StsClient* client = open.sts.get();
+  open.service_credentials = std::make_unique<aws::SessionCredentialsProvider>(
+      *open.credentials,
+      [client](const aws::Credentials& long_term, int64_t seconds) {
+        return client->GetSessionToken(long_term, seconds);
+      },
+      session);
   open.service = std::make_unique<service_client::HttpCommitServiceClient>(
-      std::move(options), *open.http, *open.credentials);
+      std::move(options), *open.http, *open.service_credentials);
   if (open.mode == "service") {
     open.log = std::make_unique<ServiceLogStore>(*open.store, *open.service, open.uri);
   } else {

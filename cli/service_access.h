@@ -1,19 +1,28 @@
 // The `service` and `coordinated` log stores of an s3:// table: the commit
 // service client (--service-url, --service-token, --service-endpoint, or
 // DELTACOMMIT_SERVICE_URL / DELTACOMMIT_SERVICE_TOKEN) over the table's HTTP
-// client, sending the credentials of the table's own AWS chain.
+// client. It sends temporary credentials only: the table's chain's when they
+// are temporary, else a session from STS GetSessionToken for its long-term
+// keys (storage options deltacommit.sts.endpointUrl, else
+// AWS_ENDPOINT_URL_STS, ..., else the table's S3-compatible endpoint, else
+// AWS's; deltacommit.sts.durationSeconds, 900-129600, default 3600). The
+// table's own S3 calls keep using the chain.
 #pragma once
 
+#include "adapters/aws/aws_config.h"
 #include "deltacommit/status.h"
 #include "table_access.h"
 
 namespace deltacommit::cli {
 
-// Sets open.service and open.log for open.mode ("service" or "coordinated").
+// Sets open.sts, open.service_credentials, open.service and open.log for
+// open.mode ("service" or "coordinated"); `s3` is the table's S3 config.
 // REQUIRES: open.http, open.credentials, open.store and open.uri are set.
 // kInvalidArgument for a missing or malformed URL or token (naming the
-// option and the variable).
-Status AttachCommitService(const TableOptions& options, OpenTable& open);
+// option and the variable), a malformed STS endpoint or session duration.
+// Nothing is sent here: STS is asked on the first commit.
+Status AttachCommitService(const TableOptions& options, const aws::AwsServiceConfig& s3,
+                           OpenTable& open);
 
 // kInvalidArgument when --service-url, --service-token or --service-endpoint
 // is given for a mode that does not use the commit service.

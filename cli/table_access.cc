@@ -154,7 +154,7 @@ StatusOr<OpenTable> OpenS3(const std::string& table, const TableOptions& o) {
   }
   if (open.mode == "service" || open.mode == "coordinated") {
     open.store = std::move(s3);
-    DC_RETURN_IF_ERROR(AttachCommitService(o, open));
+    DC_RETURN_IF_ERROR(AttachCommitService(o, service, open));
     return open;
   }
   DC_RETURN_IF_ERROR(CheckNoServiceOptions(o, open.mode));

@@ -15,6 +15,7 @@
 
 #include "adapters/aws/credentials.h"
 #include "adapters/aws/http.h"
+#include "adapters/aws/sts_client.h"
 #include "adapters/dynamodb/dynamodb_client.h"
 #include "adapters/dynamodb/dynamodb_coordination_table.h"
 #include "deltacommit/commit_service_client.h"
@@ -66,7 +67,11 @@ struct OpenTable {
   dynamodb::DynamoDbCoordinationTable* dynamodb_table = nullptr;  // the one inside
   DynamoDbSettings dynamodb_settings;  // as resolved, auto_create included
   std::string dynamodb_table_path;     // the tablePath key of this table's entries
-  std::unique_ptr<CommitServiceClient> service;  // service and coordinated only
+  // service and coordinated only: STS and the temporary credentials sent
+  // to the service (declared before `service`, which uses them).
+  std::unique_ptr<aws::StsClient> sts;
+  std::unique_ptr<aws::CredentialsProvider> service_credentials;
+  std::unique_ptr<CommitServiceClient> service;
   std::unique_ptr<LogStore> log;
   std::unique_ptr<ParquetHandler> parquet;  // checkpoints; DuckDB opened on first use
 

@@ -2,8 +2,12 @@
 
 #include <cstdlib>
 #include <initializer_list>
+#include <memory>
+#include <mutex>
+#include <optional>
 
 #include "adapters/aws/aws_config.h"
+#include "adapters/aws/sts_client.h"
 #include "deltacommit/log_path.h"
 
 namespace deltacommit::testing {
@@ -35,6 +39,31 @@ std::optional<std::string> S3Unavailable() {
 
 std::optional<std::string> DynamoDbUnavailable() {
   return FirstUnset({"AWS_ENDPOINT_URL_DYNAMODB", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"});
+}
+
+std::optional<std::string> StsUnavailable() {
+  if (std::optional<std::string> why = S3Unavailable()) return why;
+  if (FirstUnset({"AWS_ENDPOINT_URL_STS"})) {
+    return std::string("AWS_ENDPOINT_URL_STS is not set: these servers have S3 without STS "
+                       "(an older scripts/test-servers); restart them with "
+                       "`scripts/test-servers down` and `eval \"$(scripts/test-servers up)\"`");
+  }
+  return std::nullopt;
+}
+
+StatusOr<aws::Credentials> TestSessionCredentials() {
+  static std::mutex mu;
+  static std::optional<aws::Credentials> session;  // guarded by mu
+  std::lock_guard<std::mutex> lock(mu);
+  const int64_t now = SystemClock().NowMillis();
+  if (session && *session->expiration_ms - now > 5 * 60 * 1000) return *session;
+  DC_ASSIGN_OR_RETURN(aws::AwsServiceConfig service, aws::ResolveServiceConfig("sts", {}));
+  static std::unique_ptr<aws::HttpClient> http = aws::NewCurlHttpClient();
+  aws::StsClient sts({service, {}}, *http);
+  DC_ASSIGN_OR_RETURN(aws::Credentials long_term, aws::DefaultCredentialsChain({})->GetCredentials());
+  DC_ASSIGN_OR_RETURN(session, sts.GetSessionToken(long_term, aws::kMinSessionDurationSeconds));
+  session->source = "test session";
+  return *session;
 }
 
 S3TestStore NewS3TestStore(const std::string& purpose) {

@@ -13,6 +13,7 @@
 #include "adapters/aws/credentials.h"
 #include "adapters/aws/http.h"
 #include "adapters/s3/s3_object_store.h"
+#include "deltacommit/status.h"
 
 namespace deltacommit::testing {
 
@@ -21,6 +22,17 @@ std::optional<std::string> S3Unavailable();
 
 // Why the DynamoDB server cannot be used, or nullopt when it can.
 std::optional<std::string> DynamoDbUnavailable();
+
+// Why RGW's STS (GetSessionToken on the S3 endpoint, AWS_ENDPOINT_URL_STS)
+// cannot be used, or nullopt when it can. Servers started by an older
+// scripts/test-servers have S3 without STS.
+std::optional<std::string> StsUnavailable();
+
+// Temporary credentials of the test user from the test server's STS
+// (GetSessionToken for 900 s, RGW's minimum), shared by the process's tests
+// and renewed when less than 5 minutes are left; their source is "test
+// session". REQUIRES: !StsUnavailable().
+StatusOr<aws::Credentials> TestSessionCredentials();
 
 // True when CI is set: tests must fail rather than skip without servers.
 bool InCi();
@@ -48,3 +60,4 @@ S3TestStore NewS3TestStore(const std::string& purpose);
   } while (false)
 #define DC_REQUIRE_S3() DC_REQUIRE_SERVER(::deltacommit::testing::S3Unavailable())
 #define DC_REQUIRE_DYNAMODB() DC_REQUIRE_SERVER(::deltacommit::testing::DynamoDbUnavailable())
+#define DC_REQUIRE_STS() DC_REQUIRE_SERVER(::deltacommit::testing::StsUnavailable())

@@ -4,7 +4,8 @@
 // side end to end (options, environment, credentials sent, staged objects,
 // merged listings, concurrent CLI writers); it is not a test of the service.
 //
-// The end-to-end test with `deltacommit serve` (once wired) must cover, with
+// (tests/integration/serve_sts_cli_test.cc runs the CLI against the real
+// `deltacommit serve`.) The end-to-end test with it must cover, with
 // the same CLI commands: 8 writer processes through the service on RGW ->
 // versions contiguous, each commit once, in both modes; the real service's
 // answers for expired credentials (422 "expired at"), an invalid session
@@ -39,7 +40,8 @@ using testing::ScriptedCommitService;
 class ServiceClientCliTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    DC_REQUIRE_S3();
+    // Commits carry a session from RGW's STS for the test user's keys.
+    DC_REQUIRE_STS();
     s3_ = testing::NewS3TestStore("svcclient");
     service_ = std::make_unique<ScriptedCommitService>(s3_.store->Describe(), s3_.store.get());
     ASSERT_TRUE(service_->Start().ok());
@@ -98,7 +100,7 @@ TEST_P(ServiceClientCliTest, FourWriterProcessesLandEveryCommitOnce) {
   }
 }
 
-TEST_P(ServiceClientCliTest, TheWritersCredentialsAndTheEndpointNameAreSent) {
+TEST_P(ServiceClientCliTest, ASessionForTheWritersKeysAndTheEndpointNameAreSent) {
   ASSERT_EQ(RunCli(Args({"create", s3_.uri, "--schema", "id:long"})).exit_code, 0);
   CliResult r = RunCli(Args({"commit", s3_.uri, "--actions", "-", "--service-endpoint", "rgw"}),
                        AddLine("a.parquet"));
@@ -106,8 +108,13 @@ TEST_P(ServiceClientCliTest, TheWritersCredentialsAndTheEndpointNameAreSent) {
   const testing::RecordedRequest sent = service_->requests().back();
   nlohmann::json body = nlohmann::json::parse(sent.body);
   EXPECT_EQ(body["endpoint"], "rgw");
-  EXPECT_EQ(body["credentials"]["access_key_id"], std::getenv("AWS_ACCESS_KEY_ID"));
-  EXPECT_EQ(body["credentials"]["secret_access_key"], std::getenv("AWS_SECRET_ACCESS_KEY"));
+  // The long-term keys in the environment are never sent: a session is.
+  const nlohmann::json& creds = body["credentials"];
+  EXPECT_NE(creds["access_key_id"], std::getenv("AWS_ACCESS_KEY_ID"));
+  EXPECT_NE(creds["secret_access_key"], std::getenv("AWS_SECRET_ACCESS_KEY"));
+  EXPECT_FALSE(creds.value("session_token", "").empty());
+  EXPECT_FALSE(creds.value("expiration", "").empty());
+  EXPECT_EQ(sent.body.find(std::getenv("AWS_SECRET_ACCESS_KEY")), std::string::npos);
 }
 
 TEST_P(ServiceClientCliTest, ARefusalIsReportedWithTheServicesMessage) {

@@ -177,7 +177,9 @@ StatusOr<std::optional<Found>> ConfiguredEndpoint(std::string_view service,
     DC_ASSIGN_OR_RETURN(bool ignored, ParseBool(*ignore));
     if (ignored) return std::optional<Found>();
   }
-  std::string specific = service == "s3" ? "AWS_ENDPOINT_URL_S3" : "AWS_ENDPOINT_URL_DYNAMODB";
+  std::string specific = service == "s3"    ? "AWS_ENDPOINT_URL_S3"
+                         : service == "sts" ? "AWS_ENDPOINT_URL_STS"
+                                            : "AWS_ENDPOINT_URL_DYNAMODB";
   if (std::optional<Found> found = FromEnv(env, specific)) return found;
   if (std::optional<Found> found = FromEnv(env, "AWS_ENDPOINT_URL")) return found;
   return profile.Get("endpoint_url");
@@ -192,7 +194,7 @@ StatusOr<Found> ResolveEndpoint(std::string_view service, const std::string& reg
   } else {
     DC_ASSIGN_OR_RETURN(found, ConfiguredEndpoint(service, env, profile));
   }
-  if (!found) return Found{DefaultEndpoint(service, region), "AWS default for the region"};
+  if (!found) return Found{DefaultEndpoint(service, region), kAwsDefaultEndpointSource};
   DC_ASSIGN_OR_RETURN(std::string url, NormalizeEndpoint(*found));
   return Found{std::move(url), found->source};
 }
@@ -243,18 +245,6 @@ StatusOr<std::optional<Found>> PathStyleFromEnv(const EnvLookup& env) {
                                     votes.front().first.source});
 }
 
-bool IsAwsHost(const std::string& endpoint_url) {
-  std::string_view rest = std::string_view(endpoint_url).substr(endpoint_url.find("://") + 3);
-  std::string_view authority = rest.substr(0, rest.find('/'));
-  std::string_view host = authority.substr(0, authority.rfind(':'));
-  for (std::string_view domain : {".amazonaws.com", ".amazonaws.com.cn"}) {
-    if (host.size() > domain.size() && host.substr(host.size() - domain.size()) == domain) {
-      return true;
-    }
-  }
-  return false;
-}
-
 StatusOr<bool> ResolvePathStyle(const AwsConfigOverrides& overrides, const EnvLookup& env,
                                 LazyProfile& profile, const std::string& endpoint_url) {
   if (overrides.path_style.has_value()) return *overrides.path_style;
@@ -267,17 +257,29 @@ StatusOr<bool> ResolvePathStyle(const AwsConfigOverrides& overrides, const EnvLo
     if (path.has_value()) return *path;
   }
   // MinIO, LocalStack and friends rarely have wildcard DNS for buckets.
-  return !IsAwsHost(endpoint_url);
+  return !IsAwsEndpoint(endpoint_url);
 }
 
 }  // namespace
 
+bool IsAwsEndpoint(const std::string& endpoint_url) {
+  std::string_view rest = std::string_view(endpoint_url).substr(endpoint_url.find("://") + 3);
+  std::string_view authority = rest.substr(0, rest.find('/'));
+  std::string_view host = authority.substr(0, authority.rfind(':'));
+  for (std::string_view domain : {".amazonaws.com", ".amazonaws.com.cn"}) {
+    if (host.size() > domain.size() && host.substr(host.size() - domain.size()) == domain) {
+      return true;
+    }
+  }
+  return false;
+}
+
 StatusOr<AwsServiceConfig> ResolveServiceConfig(std::string_view service,
                                                 const AwsConfigOverrides& explicit_options,
                                                 const AwsConfigSources& sources) {
-  if (service != "s3" && service != "dynamodb") {
+  if (service != "s3" && service != "dynamodb" && service != "sts") {
     return InvalidArgumentError("unknown AWS service \"" + std::string(service) +
-                                "\" (expected s3 or dynamodb)");
+                                "\" (expected s3, dynamodb or sts)");
   }
   EnvLookup env(sources.environment);
   LazyProfile profile(explicit_options, env, sources.home_dir);

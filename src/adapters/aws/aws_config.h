@@ -16,6 +16,9 @@
 
 namespace deltacommit::aws {
 
+// AwsServiceConfig::endpoint_source when no endpoint was configured.
+inline constexpr char kAwsDefaultEndpointSource[] = "AWS default for the region";
+
 struct AwsServiceConfig {
   std::string region;         // "us-east-1"
   std::string region_source;  // "explicit options", "AWS_REGION", "AWS_DEFAULT_REGION",
@@ -45,12 +48,13 @@ struct AwsConfigSources {
   std::string home_dir;  // for ~/.aws/{config,credentials}; default $HOME
 };
 
-// service: "s3" or "dynamodb".
+// service: "s3", "dynamodb" or "sts".
 //   region:   explicit -> AWS_REGION -> AWS_DEFAULT_REGION -> profile `region`
 //             -> "us-east-1".
-//   endpoint: explicit -> AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL_DYNAMODB ->
-//             AWS_ENDPOINT_URL -> profile `endpoint_url` -> AWS's endpoint
-//             for the region. AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true skips
+//   endpoint: explicit -> AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL_DYNAMODB /
+//             AWS_ENDPOINT_URL_STS -> AWS_ENDPOINT_URL -> profile
+//             `endpoint_url` -> AWS's endpoint for the region
+//             (https://<service>.<region>.amazonaws.com). AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true skips
 //             the environment and profile endpoints.
 //   allow_http: explicit -> AWS_ALLOW_HTTP (true/false/1/0) -> false.
 //   path_style (s3): explicit -> AWS_S3_FORCE_PATH_STYLE,
@@ -64,6 +68,10 @@ struct AwsConfigSources {
 StatusOr<AwsServiceConfig> ResolveServiceConfig(std::string_view service,
                                                 const AwsConfigOverrides& explicit_options,
                                                 const AwsConfigSources& sources = {});
+
+// True when the endpoint's host is AWS's (*.amazonaws.com, *.amazonaws.com.cn).
+// REQUIRES: endpoint_url as ResolveServiceConfig returns it.
+bool IsAwsEndpoint(const std::string& endpoint_url);
 
 // A Delta table location on S3.
 struct S3Location {

@@ -139,6 +139,17 @@ TEST_F(AwsConfigTest, DynamoDbUsesItsOwnVariableNotS3s) {
   EXPECT_EQ(MustResolve("dynamodb").endpoint_url, "https://ddb.example.com:8443");
 }
 
+TEST_F(AwsConfigTest, StsHasItsOwnVariableAndDefaultEndpoint) {
+  env_["AWS_REGION"] = "eu-west-1";
+  env_["AWS_ENDPOINT_URL_S3"] = "https://s3.example.com";
+  EXPECT_EQ(MustResolve("sts").endpoint_url, "https://sts.eu-west-1.amazonaws.com");
+  EXPECT_EQ(MustResolve("sts").endpoint_source, "AWS default for the region");
+  env_["AWS_ENDPOINT_URL_STS"] = "https://sts.example.com";
+  EXPECT_EQ(MustResolve("sts").endpoint_url, "https://sts.example.com");
+  EXPECT_EQ(MustResolve("sts").endpoint_source, "AWS_ENDPOINT_URL_STS");
+  EXPECT_FALSE(MustResolve("sts").path_style);  // S3 only
+}
+
 TEST_F(AwsConfigTest, IgnoreConfiguredEndpointUrlsFallsBackToAws) {
   env_["AWS_ENDPOINT_URL"] = "https://generic.example.com";
   env_["AWS_IGNORE_CONFIGURED_ENDPOINT_URLS"] = "true";

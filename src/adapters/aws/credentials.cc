@@ -342,6 +342,13 @@ class ChainProvider : public CredentialsProvider {
 
 }  // namespace
 
+std::unique_ptr<CredentialsProvider> internal::NewCachingProvider(
+    std::string name, std::function<StatusOr<Credentials>()> fetch, int64_t refresh_before_ms,
+    Clock& clock) {
+  return std::make_unique<CachingProvider>(std::move(name), std::move(fetch), refresh_before_ms,
+                                           clock);
+}
+
 std::string Credentials::RedactedKeyId() const {
   // Too short to show 8 characters without showing most of it.
   if (access_key_id.size() < 12) return "\u2026";
@@ -375,7 +382,7 @@ std::unique_ptr<CredentialsProvider> DefaultCredentialsChain(CredentialsOptions 
   auto source = std::make_shared<const ProfileSource>(options, env);
   std::vector<std::unique_ptr<CredentialsProvider>> providers;
   providers.push_back(std::make_unique<EnvironmentProvider>(env, clock));
-  providers.push_back(std::make_unique<CachingProvider>(
+  providers.push_back(internal::NewCachingProvider(
       source->Name(), [source] { return source->Fetch(); }, options.refresh_before_expiry_ms,
       clock));
   return std::make_unique<ChainProvider>(std::move(providers));

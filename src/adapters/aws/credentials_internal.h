@@ -1,6 +1,7 @@
-// Pieces shared by credentials.cc, credentials_files.cc, credential_process.cc
-// and aws_config.cc: environment lookup, the shared config/credentials files
-// (AWS's profile file format), credential_process, and UTC time text.
+// Pieces shared by credentials.cc, credentials_files.cc, credential_process.cc,
+// session_credentials.cc and aws_config.cc: environment lookup, the shared
+// config/credentials files (AWS's profile file format), credential_process,
+// the credentials cache, and UTC time text.
 // Not part of the library's API.
 //
 // Thread-safety: free functions are safe to call concurrently; EnvLookup is
@@ -9,13 +10,16 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "adapters/aws/credentials.h"
+#include "deltacommit/clock.h"
 #include "deltacommit/status.h"
 
 namespace deltacommit::aws::internal {
@@ -115,6 +119,18 @@ StatusOr<Credentials> RunCredentialProcess(const std::string& command,
 // Parses credential_process output. Exposed for tests.
 StatusOr<Credentials> ParseCredentialProcessOutput(std::string_view json,
                                                    const std::string& profile);
+
+// ---- caching ---------------------------------------------------------------
+
+// Caches what `fetch` returns and fetches again `refresh_before_ms` before
+// the credentials expire (credentials without an expiration are kept). One
+// thread refreshes; the others keep using still-valid credentials meanwhile,
+// or wait for it. After a failed refresh, still-valid credentials are used
+// and the source is asked again only after 10 s. The chain's cache of
+// profile credentials, and SessionCredentialsProvider's of sessions.
+std::unique_ptr<CredentialsProvider> NewCachingProvider(
+    std::string name, std::function<StatusOr<Credentials>()> fetch, int64_t refresh_before_ms,
+    Clock& clock);
 
 // ---- time ------------------------------------------------------------------
 

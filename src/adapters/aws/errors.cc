@@ -51,6 +51,9 @@ constexpr Rule kRules[] = {
      "to this endpoint and account"},
     {"UnrecognizedClientException", StatusCode::kUnauthenticated,
      "the access key id or session token is not known to this endpoint: check the credentials"},
+    {"InvalidClientTokenId", StatusCode::kUnauthenticated,
+     "the access key id or security token is not known to this endpoint: check the key, and "
+     "that it belongs to this endpoint and account"},
     {"SignatureDoesNotMatch", StatusCode::kUnauthenticated,
      "the signature was rejected: the secret access key does not match the key id, or the "
      "region or clock used for signing is wrong"},
@@ -113,10 +116,14 @@ AwsError ParseXmlError(const HttpResponse& response) {
   e.http_status = response.status;
   pugi::xml_document doc;
   if (!response.body.empty() && doc.load_buffer(response.body.data(), response.body.size())) {
-    pugi::xml_node error = doc.child("Error");
+    // S3: <Error>…</Error>. The Query protocol (STS, IAM) wraps it:
+    // <ErrorResponse><Error>…</Error><RequestId>…</RequestId></ErrorResponse>.
+    pugi::xml_node wrapper = doc.child("ErrorResponse");
+    pugi::xml_node error = wrapper ? wrapper.child("Error") : doc.child("Error");
     e.code = error.child_value("Code");
     e.message = error.child_value("Message");
     e.request_id = error.child_value("RequestId");
+    if (e.request_id.empty() && wrapper) e.request_id = wrapper.child_value("RequestId");
   }
   if (e.code.empty()) e.code = CodeForStatus(response.status);
   if (e.request_id.empty()) e.request_id = response.Header("x-amz-request-id");

@@ -29,8 +29,9 @@ struct AwsErrorContext {
   std::string key_id;             // Credentials::RedactedKeyId()
 };
 
-// S3's XML error body (<Error><Code>…); a body-less reply (HEAD) gets a code
-// from its HTTP status ("NotFound", "Forbidden", ...).
+// S3's XML error body (<Error><Code>…), or the Query protocol's (STS, IAM:
+// <ErrorResponse><Error><Code>…); a body-less reply (HEAD) gets a code from
+// its HTTP status ("NotFound", "Forbidden", ...).
 AwsError ParseXmlError(const HttpResponse& response);
 // The JSON protocol's error body ({"__type": "...#Code", "message": ...}).
 AwsError ParseJsonError(const HttpResponse& response);

@@ -26,6 +26,23 @@ TEST(AwsErrorsTest, ParsesRgwXmlWithEmptyMessage) {
   EXPECT_EQ(ErrorToStatus(e, Context()).code(), StatusCode::kAlreadyExists);
 }
 
+TEST(AwsErrorsTest, ParsesTheQueryProtocolsErrorResponse) {
+  HttpResponse r;
+  r.status = 403;
+  r.body =
+      "<ErrorResponse xmlns=\"https://sts.amazonaws.com/doc/2011-06-15/\"><Error>"
+      "<Type>Sender</Type><Code>InvalidClientTokenId</Code><Message>The security token "
+      "included in the request is invalid.</Message></Error><RequestId>req-7</RequestId>"
+      "</ErrorResponse>";
+  AwsError e = ParseXmlError(r);
+  EXPECT_EQ(e.code, "InvalidClientTokenId");
+  EXPECT_EQ(e.message, "The security token included in the request is invalid.");
+  EXPECT_EQ(e.request_id, "req-7");
+  Status s = ErrorToStatus(e, Context());
+  EXPECT_EQ(s.code(), StatusCode::kUnauthenticated);
+  EXPECT_NE(s.message().find("not known to this endpoint"), std::string::npos) << s.message();
+}
+
 TEST(AwsErrorsTest, BodylessHeadReplyGetsCodeFromStatus) {
   HttpResponse r;
   r.status = 404;

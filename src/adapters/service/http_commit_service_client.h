@@ -3,10 +3,11 @@
 // classified as "not sent" or "unknown outcome").
 //
 // Each commit carries the bearer token and the writer's own temporary AWS
-// credentials, taken from its normal credentials chain at the time of the
-// call: access key, secret, session token and expiry (the last two when the
-// chain has them). Credentials that have expired are refused before anything
-// is sent. The token and the secrets never appear in a message.
+// credentials, taken from `credentials` at the time of the call: access key,
+// secret, session token and expiry (the service refuses credentials without
+// an expiry; the CLI passes an aws::SessionCredentialsProvider, which never
+// gives long-term keys). Credentials that have expired are refused before
+// anything is sent. The token and the secrets never appear in a message.
 //
 // Retries (bounded by options.retry, with jittered backoff):
 //   POST /v1/commits: after "not sent", after a lost reply, and after 429 and
