@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <string_view>
 
@@ -52,7 +53,7 @@ std::string ReadResponse(int fd) {
   size_t body_bytes = 0;
   if (size_t at = headers.find("\r\ncontent-length:");
       at != std::string::npos) {
-    body_bytes = std::stoul(headers.substr(at + 17));
+    body_bytes = std::strtoul(headers.c_str() + at + 17, nullptr, 10);
   }
   while (buffer.size() < header_end + 4 + body_bytes) {
     ssize_t n = recv(fd, chunk, sizeof chunk, 0);

@@ -47,25 +47,33 @@ std::string ServeConfig(const ServeSettings& s) {
 
 bool EnsureOpenFileLimit(uint64_t needed) {
   rlimit limit{};
-  if (getrlimit(RLIMIT_NOFILE, &limit) != 0)
-    return true;  // nothing to go on: try
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return true;  // nothing to go on
+  const auto was = static_cast<unsigned long long>(limit.rlim_cur);
   if (limit.rlim_cur < needed && limit.rlim_max >= needed) {
     limit.rlim_cur = needed;
     if (setrlimit(RLIMIT_NOFILE, &limit) != 0) getrlimit(RLIMIT_NOFILE, &limit);
   }
-  if (limit.rlim_cur >= needed) return true;
-  std::fprintf(stderr,
-               "the open-file limit (ulimit -n) is %llu, hard limit %llu: this "
-               "run needs about "
-               "%llu (the idle connections, 3 per committer, and some to "
-               "spare), and so does "
-               "the service it starts. Raise it (`ulimit -n %llu`, as root or "
-               "within the hard "
-               "limit) or run with fewer --idle/--committers.\n",
-               static_cast<unsigned long long>(limit.rlim_cur),
-               static_cast<unsigned long long>(limit.rlim_max),
-               static_cast<unsigned long long>(needed),
-               static_cast<unsigned long long>(needed));
+  const auto now = static_cast<unsigned long long>(limit.rlim_cur);
+  const auto hard = static_cast<unsigned long long>(limit.rlim_max);
+  const auto want = static_cast<unsigned long long>(needed);
+  if (now >= needed) {
+    std::printf(
+        "open-file limit (ulimit -n): %llu%s, hard %llu; this run needs about "
+        "%llu\n",
+        now,
+        now != was ? (" (raised from " + std::to_string(was) + ")").c_str()
+                   : "",
+        hard, want);
+    return true;
+  }
+  std::fprintf(
+      stderr,
+      "the open-file limit (ulimit -n) is %llu, hard limit %llu: this run "
+      "needs about %llu (the idle connections, 3 per committer, and some "
+      "to spare), and so does the service it starts. Raise it (`ulimit -n "
+      "%llu`, as root or within the hard limit) or run with fewer "
+      "--idle/--committers.\n",
+      now, hard, want, want);
   return false;
 }
 
