@@ -1,8 +1,6 @@
 #include "service_load/commit_methods.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <utility>
 
@@ -144,6 +142,22 @@ class DirectCommitMethod : public CommitMethod {
   Version uncertain_version_ = -1;
 };
 
+// When the table cannot even be opened: every attempt is that error.
+class FailingCommitMethod : public CommitMethod {
+ public:
+  explicit FailingCommitMethod(const Status& status)
+      : error_("cannot open the table: " +
+               std::string(StatusCodeName(status.code()))) {}
+  Attempt Try(Version, const std::string&) override {
+    Attempt attempt;
+    attempt.error = error_;
+    return attempt;
+  }
+
+ private:
+  const std::string error_;
+};
+
 }  // namespace
 
 std::unique_ptr<CommitMethod> NewServiceCommitMethod(
@@ -153,11 +167,7 @@ std::unique_ptr<CommitMethod> NewServiceCommitMethod(
 
 std::unique_ptr<CommitMethod> NewDirectCommitMethod(const std::string& table) {
   StatusOr<TableStore> store = OpenTableStore(table);
-  if (!store.ok()) {
-    std::fprintf(stderr, "cannot open %s: %s\n", table.c_str(),
-                 store.status().ToString().c_str());
-    std::abort();
-  }
+  if (!store.ok()) return std::make_unique<FailingCommitMethod>(store.status());
   const std::string bucket = store->store->config().bucket;
   return std::make_unique<DirectCommitMethod>(std::move(store).value(), bucket);
 }

@@ -28,8 +28,8 @@ struct ServiceTarget {
 std::unique_ptr<CommitMethod> NewServiceCommitMethod(
     const ServiceTarget& target, const std::string& table);
 
-// With the environment's endpoint and keys. Aborts with a message when the
-// table URI or the environment is unusable (checked before the run).
+// With the environment's endpoint and keys. When the table cannot be opened
+// (a bad URI or environment) every attempt fails with that error.
 std::unique_ptr<CommitMethod> NewDirectCommitMethod(const std::string& table);
 
 }  // namespace deltacommit::bench

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 
 #include "adapters/s3/s3_conditional_log_store.h"
 #include "deltacommit/log_path.h"
@@ -13,20 +12,16 @@ namespace deltacommit::bench {
 namespace {
 
 // `count` new tables under `prefix`, each with version 0 written.
-std::vector<std::string> CreateTables(const std::string& prefix,
-                                      const std::string& phase, int count) {
+StatusOr<std::vector<std::string>> CreateTables(const std::string& prefix,
+                                                const std::string& phase,
+                                                int count) {
   std::vector<std::string> tables;
   for (int i = 0; i < count; ++i) {
     tables.push_back(prefix + "/" + phase + "-t" + std::to_string(i));
-    StatusOr<TableStore> store = OpenTableStore(tables.back());
-    Status created = store.ok() ? store->store->PutIfAbsent(
-                                      CommitPath(0), CreateTableContent())
-                                : store.status();
-    if (!created.ok()) {
-      std::fprintf(stderr, "cannot create %s: %s\n", tables.back().c_str(),
-                   created.ToString().c_str());
-      std::exit(2);
-    }
+    DC_ASSIGN_OR_RETURN(TableStore store, OpenTableStore(tables.back()));
+    Status created =
+        store.store->PutIfAbsent(CommitPath(0), CreateTableContent());
+    if (!created.ok()) return created.WithContext("creating " + tables.back());
   }
   return tables;
 }
@@ -56,10 +51,8 @@ bool CheckLogs(const std::string& phase, const std::vector<std::string>& tables,
   }
   std::printf(
       "log check, %s: %zu tables, %lld commits; versions contiguous from 0, "
-      "every "
-      "acknowledged commit exactly once at its version: %s (%lld staged "
-      "objects "
-      "left)\n",
+      "every acknowledged commit exactly once at its version: %s (%lld "
+      "staged objects left)\n",
       phase.c_str(), tables.size(), static_cast<long long>(commits),
       problems == 0 ? "OK" : "FAILED", static_cast<long long>(staged));
   if (problems > 0)
@@ -83,7 +76,17 @@ void WarmUpConditionalProbe(const std::string& table) {
 
 PhaseSummary PhaseRunner::Run(const std::string& name, const std::string& id,
                               int table_count, bool direct) {
-  std::vector<std::string> tables = CreateTables(prefix, id, table_count);
+  StatusOr<std::vector<std::string>> created =
+      CreateTables(prefix, id, table_count);
+  if (!created.ok()) {
+    std::printf("!!!!! %s: %s\n", name.c_str(),
+                created.status().ToString().c_str());
+    ok = false;
+    PhaseSummary nothing;
+    nothing.name = name;
+    return nothing;
+  }
+  const std::vector<std::string>& tables = *created;
   std::vector<std::string> assignment;
   for (int i = 0; i < committers; ++i) {
     assignment.push_back(tables[static_cast<size_t>(i % table_count)]);
