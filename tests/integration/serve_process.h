@@ -28,6 +28,7 @@ class ServeProcess {
   ServeProcess& operator=(const ServeProcess&) = delete;
 
   uint16_t port() const { return port_; }
+  pid_t pid() const { return pid_; }
   // "http://127.0.0.1:<port><path>".
   std::string Url(const std::string& path) const;
   const std::string& dir() const { return dir_; }
