@@ -1,37 +1,12 @@
 #include "service/commits/action_paths.h"
 
-#include <optional>
 #include <string>
 #include <variant>
 
+#include "deltacommit/percent_encoding.h"
+
 namespace deltacommit::service {
 namespace {
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-// nullopt for a '%' not followed by two hex digits.
-std::optional<std::string> PercentDecode(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '%') {
-      out.push_back(text[i]);
-      continue;
-    }
-    if (i + 2 >= text.size()) return std::nullopt;
-    const int high = HexValue(text[i + 1]);
-    const int low = HexValue(text[i + 2]);
-    if (high < 0 || low < 0) return std::nullopt;
-    out.push_back(static_cast<char>(high * 16 + low));
-    i += 2;
-  }
-  return out;
-}
 
 bool HasControlCharacter(std::string_view text) {
   for (char c : text) {
@@ -47,8 +22,8 @@ Status Refuse(std::string_view path, std::string_view rule) {
 // `relative` is what follows the table root; `path` is the whole, for
 // messages.
 Status CheckRelative(std::string_view path, std::string_view relative) {
-  std::optional<std::string> decoded = PercentDecode(relative);
-  if (!decoded) return Refuse(path, "has a '%' that is not followed by two hex digits");
+  StatusOr<std::string> decoded = PercentDecode(relative);
+  if (!decoded.ok()) return Refuse(path, "has a '%' that is not followed by two hex digits");
   if (decoded->empty()) return Refuse(path, "names no file");
   if (HasControlCharacter(*decoded)) return Refuse(path, "contains a control character");
   if (decoded->front() == '/') {

@@ -7,16 +7,14 @@
 #include <string>
 #include <string_view>
 
+#include "deltacommit/percent_encoding.h"
 #include "deltacommit/status.h"
 #include "service/http/http_message.h"
 
 namespace deltacommit::http {
 
-// Decodes %XY escapes; with `plus_is_space`, '+' becomes ' '.
-// kInvalidArgument names the bad escape when '%' is not followed by two hex
-// digits.
-StatusOr<std::string> PercentDecode(std::string_view encoded,
-                                    bool plus_is_space = false);
+// PercentDecode itself is in deltacommit/percent_encoding.h.
+using deltacommit::PercentDecode;
 
 // "a=1&b=x%20y&c" -> {("a","1"), ("b","x y"), ("c","")}; empty pieces
 // ("a=1&&b=2") are skipped. kInvalidArgument on a bad escape.

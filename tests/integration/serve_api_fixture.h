@@ -10,6 +10,7 @@
 
 #include <cstdlib>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -139,6 +140,24 @@ class ServeApiTest : public ::testing::Test {
   std::string Read(const std::string& key) {
     auto data = s3_.store->Get(key);
     return data.ok() ? *data : "<" + data.status().ToString() + ">";
+  }
+
+  // The table's log is exactly `expected`: versions contiguous from 0,
+  // each commit's bytes once.
+  void ExpectLogHoldsEachOnce(const std::set<std::string>& expected) {
+    std::vector<std::string> commits;
+    for (const std::string& key : Keys()) {
+      if (ParseLogPath(key.substr(kLogDir.size())).type == LogFileType::kCommit) {
+        commits.push_back(key);
+      }
+    }
+    ASSERT_EQ(commits.size(), expected.size());
+    std::set<std::string> seen;
+    for (size_t v = 0; v < commits.size(); ++v) {
+      EXPECT_EQ(commits[v], CommitPath(static_cast<Version>(v))) << "versions not contiguous";
+      EXPECT_TRUE(seen.insert(Read(commits[v])).second) << "a commit landed twice";
+    }
+    EXPECT_EQ(seen, expected);
   }
 
   S3TestStore s3_;

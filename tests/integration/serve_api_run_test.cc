@@ -61,19 +61,7 @@ TEST_F(ServeRunTest, EightWritersGetContiguousVersionsEachCommitOnce) {
       expected.insert(Actions("w" + std::to_string(w) + "-" + std::to_string(i)));
     }
   }
-  std::vector<std::string> commits;
-  for (const std::string& key : Keys()) {
-    if (ParseLogPath(key.substr(kLogDir.size())).type == LogFileType::kCommit) {
-      commits.push_back(key);
-    }
-  }
-  ASSERT_EQ(commits.size(), expected.size());
-  std::set<std::string> seen;
-  for (size_t v = 0; v < commits.size(); ++v) {
-    EXPECT_EQ(commits[v], CommitPath(static_cast<Version>(v))) << "versions not contiguous";
-    EXPECT_TRUE(seen.insert(Read(commits[v])).second) << "a commit landed twice";
-  }
-  EXPECT_EQ(seen, expected);
+  ExpectLogHoldsEachOnce(expected);
   EXPECT_EQ(serve_->Terminate(), 0);
 }
 
