@@ -93,7 +93,15 @@ Status DynamoDbStateStore::Ratify(const CommitRecord& record,
       return NotNextVersion(record, head->latest, conflict);
     }
     if (!head) {
-      DC_RETURN_IF_ERROR(CheckNoCommitItems(record.table));
+      Status fresh = CheckNoCommitItems(record.table);
+      if (fresh.code() == StatusCode::kDataLoss) {
+        // Commit items are written only after the head exists: if the head
+        // is there now, another instance created and moved it since we
+        // read it (a race, not a deleted head).
+        DC_ASSIGN_OR_RETURN(std::optional<TableHead> again, ReadHead(record.table));
+        if (again) continue;
+      }
+      DC_RETURN_IF_ERROR(fresh);
     }
     Status written =
         head ? MoveHead(*head, record)
