@@ -22,14 +22,14 @@ std::vector<char*> Argv(const std::string& cli, const std::vector<std::string>& 
   return argv;
 }
 
+}  // namespace
+
 std::string Slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
 }
-
-}  // namespace
 
 std::string CliPath() {
   if (const char* p = std::getenv("DELTACOMMIT_CLI"); p != nullptr && *p != '\0') return p;

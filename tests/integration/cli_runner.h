@@ -17,6 +17,9 @@ struct CliResult {
 // The CLI under test: $DELTACOMMIT_CLI if set, else the one this build made.
 std::string CliPath();
 
+// The whole content of the file at `path` ("" when it cannot be read).
+std::string Slurp(const std::string& path);
+
 // Runs the CLI with `args`, feeding `stdin_data`, and waits for it.
 CliResult RunCli(const std::vector<std::string>& args, const std::string& stdin_data = {});
 

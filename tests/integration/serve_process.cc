@@ -9,7 +9,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <thread>
 #include <vector>
 
@@ -18,16 +17,6 @@
 extern char** environ;
 
 namespace deltacommit::testing {
-namespace {
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-}  // namespace
 
 StatusOr<std::unique_ptr<ServeProcess>> ServeProcess::Start(const std::string& config,
                                                             const std::string& log_level,
