@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "deltacommit/commit_coordinator.h"
 #include "deltacommit/log_path.h"
 #include "deltacommit/schema.h"
 #include "deltacommit/table_features.h"
@@ -73,6 +74,11 @@ int RunCreate(const CreateArgs& args) {
   }
   auto metadata = BuildMetadata(args, SystemClock().NowMillis());
   if (!metadata.ok()) return ReportError(metadata.status());
+  // A table created through a coordinator is a coordinated table (DESIGN.md
+  // §2.3): it names the coordinator, so filesystem writers refuse it.
+  if (const std::string coordinator = table->log->CommitCoordinator(); !coordinator.empty()) {
+    AddCommitCoordinatorProperties(coordinator, table->log->CommitCoordinatorConf(), &*metadata);
+  }
   auto protocol = ProtocolForNewTable(*metadata);
   if (!protocol.ok()) return ReportError(protocol.status());
   // delta.feature.X=supported asks for a protocol feature; like Spark we

@@ -77,6 +77,10 @@ class CommitServiceClient {
   // "commit service http://host:8642", for messages.
   virtual std::string Describe() const = 0;
 
+  // The service's base URL ("http://host:8642"), recorded in the tables
+  // created coordinated by it.
+  virtual std::string Url() const = 0;
+
   virtual ServiceCommitResult Commit(const ServiceCommitRequest& request) = 0;
 
   // Ratified, unpublished commits of `table` with version >= `start`.

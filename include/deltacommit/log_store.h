@@ -44,6 +44,16 @@ class LogStore {
 
   // The content of a log file by key. kNotFound if absent.
   virtual StatusOr<std::string> Read(std::string_view key) = 0;
+
+  // The commit coordinator through which this store commits (the name a
+  // coordinated table gives in delta.coordinatedCommits.commitCoordinator-
+  // preview; see commit_coordinator.h), or "" for a store that puts
+  // `<v>.json` itself. Transactions refuse tables whose coordinator differs.
+  virtual std::string CommitCoordinator() const { return ""; }
+
+  // The coordinator's configuration recorded in tables created through this
+  // store (...commitCoordinatorConf-preview): a JSON object of strings.
+  virtual std::string CommitCoordinatorConf() const { return "{}"; }
 };
 
 }  // namespace deltacommit

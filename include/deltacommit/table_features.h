@@ -80,6 +80,9 @@ bool InCommitTimestampsEnabled(const Protocol& p, const Metadata& m);
 //   delta.enableTypeWidening=true    -> typeWidening
 //   delta.checkpointPolicy=v2        -> v2Checkpoint
 //   delta.enableVariantShredding=true -> variantShredding (+ variantType)
+//   delta.coordinatedCommits.commitCoordinator-preview=<any name>
+//                                    -> coordinatedCommits-preview (+
+//                                       inCommitTimestamp, vacuumProtocolCheck)
 //   a timestamp_ntz / variant column -> timestampNtz / variantType
 //   delta.feature.<name>=supported   -> <name> (any feature we can write)
 // When only legacy features are needed and no delta.feature.* is set the

@@ -123,7 +123,13 @@ CommitReply CommitService::StageRatifyPublish(const CommitRequest& request, Open
   const KnownContent known{wanted.version, content};
   StepResult failure =
       steps_.PublishPending(request.access.table, target, wanted.version, &known);
-  if (!failure) return CommitReply::Ok(wanted.version, true);
+  if (!failure) {
+    // <v>.json now holds the commit; the staged copy was only the service's
+    // own (nobody else reads it), so the log keeps one object per commit.
+    // Best effort: credentials without s3:DeleteObject leave it behind.
+    store.Delete(wanted.staged_file).IgnoreError();
+    return CommitReply::Ok(wanted.version, true);
+  }
   if (failure->kind == FailureKind::kStep || failure->kind == FailureKind::kLogInconsistent) {
     return ReplyFor(*failure);
   }

@@ -5,6 +5,7 @@
 #include <set>
 #include <thread>
 
+#include "adapters/aws/sigv4.h"
 #include "service/commits/commit_service_fixture.h"
 
 namespace deltacommit::service {
@@ -13,6 +14,7 @@ namespace {
 using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::IsEmpty;
 using ::testing::Not;
 using testing::CommitActions;
 
@@ -23,8 +25,7 @@ TEST_F(CommitServiceTest, FirstCommitLandsAsCommitFileWithTheExactBytes) {
   EXPECT_EQ(reply.version, 0);
   EXPECT_TRUE(reply.published);
   EXPECT_EQ(Read(CommitPath(0)), actions);
-  ASSERT_EQ(StagedFiles().size(), 1u);
-  EXPECT_EQ(Read(StagedFiles()[0]), actions);
+  EXPECT_THAT(StagedFiles(), IsEmpty()) << "published: the staged copy is deleted";
   auto record = sqlite_->Get(table_, 0);
   ASSERT_TRUE(record.ok() && record->has_value());
   EXPECT_TRUE((*record)->published);
@@ -44,7 +45,7 @@ TEST_F(CommitServiceTest, TableUnknownToTheServiceContinuesAfterItsHighestCommit
   CommitReply ok = CommitInline(3, CommitActions("x"));
   ASSERT_TRUE(ok.ok()) << ok.message;
   EXPECT_EQ(Read(CommitPath(3)), CommitActions("x"));
-  EXPECT_TRUE(StagedFiles().size() == 1u) << "refused commits leave no staged object";
+  EXPECT_THAT(StagedFiles(), IsEmpty()) << "refused commits leave no staged object";
 }
 
 TEST_F(CommitServiceTest, ReplayOfTheSameCommitIsOkAndWritesNothingMore) {
@@ -54,7 +55,31 @@ TEST_F(CommitServiceTest, ReplayOfTheSameCommitIsOkAndWritesNothingMore) {
   EXPECT_EQ(replay.version, 0);
   EXPECT_TRUE(replay.published);
   EXPECT_THAT(CommitFiles(), ElementsAre(CommitPath(0)));
-  EXPECT_EQ(StagedFiles().size(), 1u);
+  EXPECT_THAT(StagedFiles(), IsEmpty());
+}
+
+TEST_F(CommitServiceTest, AStagedCopyDeletedByAnotherPublisherIsNotAnInconsistency) {
+  // Another instance published version 0 and deleted its staged copy after
+  // this one's state store had it unpublished: <v>.json with the ratified
+  // bytes settles it.
+  const std::string actions = CommitActions("a");
+  CommitRecord record;
+  record.table = table_;
+  record.version = 0;
+  record.staged_file = StagedCommitPath(0, NewUuid());
+  record.content_sha256 = aws::Sha256Hex(actions);
+  record.size = static_cast<int64_t>(actions.size());
+  ASSERT_TRUE(sqlite_->Ratify(record, nullptr).ok());
+  ASSERT_TRUE(memory().Put(CommitPath(0), actions).ok());
+  CommitReply next = CommitInline(1, CommitActions("b"));
+  ASSERT_TRUE(next.ok()) << next.message;
+  EXPECT_THAT(observer_.Inconsistent(), IsEmpty());
+  // Without <v>.json it is one: the commit cannot be published.
+  record.version = 2;
+  record.staged_file = StagedCommitPath(2, NewUuid());
+  ASSERT_TRUE(sqlite_->Ratify(record, nullptr).ok());
+  EXPECT_EQ(CommitInline(3, CommitActions("c")).outcome, CommitOutcome::kLogInconsistent);
+  EXPECT_THAT(observer_.Inconsistent(), ElementsAre(2));
 }
 
 TEST_F(CommitServiceTest, ReplayIsRecognisedAfterItsRecordWasForgotten) {

@@ -96,6 +96,15 @@ StepResult CommitSteps::PublishOne(const CommitRecord& record, const PublishTarg
   }
   StatusOr<std::string> staged = target.store->Get(record.staged_file);
   if (!staged.ok() && staged.status().IsNotFound()) {
+    // Another instance may have published it and deleted the staged copy
+    // (service mode) since this one read the store: then <v>.json holds it.
+    StatusOr<std::string> published = target.store->Get(CommitPath(record.version));
+    if (published.ok() && aws::Sha256Hex(*published) == record.content_sha256) {
+      return std::nullopt;
+    }
+    if (!published.ok() && !published.status().IsNotFound()) {
+      return ObjectStoreFailure(published.status());
+    }
     return LogInconsistent(record, "its staged commit is gone, so it cannot be published");
   }
   if (!staged.ok()) return ObjectStoreFailure(staged.status());

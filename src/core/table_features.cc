@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "deltacommit/commit_coordinator.h"
 #include "deltacommit/schema.h"
 
 namespace deltacommit {
@@ -89,7 +90,10 @@ constexpr std::array<FeatureInfo, 28> kFeatures = {{
     // the table. A later issue adds a catalog client.
     {"catalogManaged", Kind::kReaderWriter, 0, 0, false, Write::kNo},
     {"catalogOwned-preview", Kind::kReaderWriter, 0, 0, false, Write::kNo},
-    {"coordinatedCommits-preview", Kind::kWriter, 0, 0, true, Write::kNo},
+    // Who may write a coordinated table is CheckCommitCoordinator's question
+    // (the table's coordinator against the writer's); the feature itself adds
+    // nothing else to a commit.
+    {"coordinatedCommits-preview", Kind::kWriter, 0, 0, true, Write::kYes},
     // Enabled by a different, preview-only property; we do not write it.
     {"inCommitTimestamp-preview", Kind::kWriter, 0, 0, true, Write::kNo},
 }};
@@ -131,11 +135,14 @@ constexpr std::array<ConfigRule, 12> kConfigRules = {{
     {"delta.enableIcebergCompatV2", "true", "icebergCompatV2"},
 }};
 
-// Features a new table must also list (PROTOCOL.md "Variant Shredding").
-constexpr std::array<std::pair<std::string_view, std::string_view>, 2>
+// Features a new table must also list (PROTOCOL.md "Variant Shredding";
+// Delta's CoordinatedCommitsTableFeature.requiredFeatures).
+constexpr std::array<std::pair<std::string_view, std::string_view>, 4>
     kDependencies = {{
         {"variantShredding", "variantType"},
         {"variantShredding-preview", "variantType"},
+        {"coordinatedCommits-preview", "inCommitTimestamp"},
+        {"coordinatedCommits-preview", "vacuumProtocolCheck"},
     }};
 
 constexpr std::string_view kFeaturePropertyPrefix = "delta.feature.";
@@ -307,6 +314,12 @@ Status AskFromConfiguration(const Metadata& m, Request* r) {
     return InvalidArgumentError(
         "delta.columnMapping.mode must be none, name or id, got \"" +
         mode->second + "\"");
+  }
+  // Any coordinator name asks for the feature (Spark's
+  // metadataRequiresFeatureToBeEnabled), so it is not a fixed-value rule.
+  if (const std::string coordinator = CommitCoordinatorOf(m); !coordinator.empty()) {
+    Ask(kCoordinatedCommitsFeature,
+        std::string(kCommitCoordinatorProperty) + "=" + coordinator, r);
   }
   for (const ConfigRule& rule : kConfigRules) {
     auto it = m.configuration.find(std::string(rule.key));

@@ -212,15 +212,14 @@ TEST(CheckWriteSupportedTest, RowValueMetadataWithoutTheFeatureIsIgnored) {
 TEST(CheckWriteSupportedTest, UnsupportedWriterFeaturesAreAllNamed) {
   Protocol p = WithFeatures(
       std::nullopt,
-      {"appendOnly", "clustering", "coordinatedCommits-preview",
-       "domainMetadata", "futureThing", "icebergCompatV1", "icebergCompatV2",
+      {"appendOnly", "clustering", "domainMetadata", "futureThing", "icebergCompatV1", "icebergCompatV2",
        "inCommitTimestamp-preview", "rowTracking", "columnMapping"});
   p.min_reader_version = 2;
   Status s = CheckWriteSupported(p, Meta());
   EXPECT_EQ(s.code(), StatusCode::kUnimplemented);
   EXPECT_EQ(
       s.message(),
-      "table requires writer features [clustering, coordinatedCommits-preview, "
+      "table requires writer features [clustering, "
       "futureThing, icebergCompatV1, icebergCompatV2, "
       "inCommitTimestamp-preview, "
       "rowTracking] that deltacommit does not support for writing "
@@ -417,6 +416,12 @@ TEST(ProtocolForNewTableTest, PicksTheSmallestProtocolForWhatIsAsked) {
       {{{"delta.feature.domainMetadata", "supported"}},
        kPlainSchema,
        WithFeatures(std::nullopt, {"domainMetadata"})},
+      // Any coordinator name; Delta's required features come with it.
+      {{{"delta.coordinatedCommits.commitCoordinator-preview", "deltacommit"}},
+       kPlainSchema,
+       WithFeatures(Features{"vacuumProtocolCheck"},
+                    {"coordinatedCommits-preview", "inCommitTimestamp",
+                     "vacuumProtocolCheck"})},
       // delta.feature.* always asks for the table-features form.
       {{{"delta.feature.appendOnly", "supported"}},
        kPlainSchema,

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "deltacommit/action_json.h"
+#include "deltacommit/commit_coordinator.h"
 #include "deltacommit/log_path.h"
 #include "deltacommit/table_features.h"
 
@@ -82,6 +83,9 @@ Status Transaction::Validate() const {
     DC_RETURN_IF_ERROR(CheckProtocolTransition(read_snapshot_->protocol(), *new_protocol));
   }
   DC_RETURN_IF_ERROR(CheckWriteSupported(protocol, metadata));
+  DC_RETURN_IF_ERROR(CheckCommitCoordinator(creating ? nullptr : &read_snapshot_->metadata(),
+                                            protocol, metadata, log_.CommitCoordinator())
+                         .WithContext(log_.Describe()));
   const bool append_only = IsAppendOnly(protocol, metadata);
   std::set<FileKey> adds, removes;
   for (const Action& a : actions_) {

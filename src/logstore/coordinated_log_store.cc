@@ -4,6 +4,9 @@
 #include <set>
 #include <utility>
 
+#include <nlohmann/json.hpp>
+
+#include "deltacommit/commit_coordinator.h"
 #include "deltacommit/log_path.h"
 #include "logstore/object_store_log_store.h"
 
@@ -66,6 +69,14 @@ Version PublishedThrough(const PendingCommits& pending) {
 CoordinatedLogStore::CoordinatedLogStore(ObjectStore& store, CommitServiceClient& client,
                                          std::string table_uri, StepHooks* hooks)
     : store_(store), client_(client), table_uri_(std::move(table_uri)), hooks_(hooks) {}
+
+std::string CoordinatedLogStore::CommitCoordinator() const {
+  return std::string(kDeltacommitCoordinator);
+}
+
+std::string CoordinatedLogStore::CommitCoordinatorConf() const {
+  return nlohmann::json{{"serviceUrl", client_.Url()}}.dump();
+}
 
 std::string CoordinatedLogStore::Describe() const {
   return "coordinated " + table_uri_ + " via " + client_.Describe();

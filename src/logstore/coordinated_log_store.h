@@ -57,6 +57,9 @@ class CoordinatedLogStore : public LogStore {
   StatusOr<std::vector<ObjectMeta>> List(Version from) override;
   StatusOr<std::string> Read(std::string_view key) override;
   bool ListsRatifiedStagedCommits() const override { return true; }
+  // kDeltacommitCoordinator, with conf {"serviceUrl": the client's URL}.
+  std::string CommitCoordinator() const override;
+  std::string CommitCoordinatorConf() const override;
 
  private:
   Status WriteFirst(std::string_view content);

@@ -20,6 +20,7 @@
 
 #include <cstdlib>
 #include <map>
+#include <sstream>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -128,6 +129,62 @@ TEST_P(ServiceClientCliTest, ARefusalIsReportedWithTheServicesMessage) {
   EXPECT_NE(r.err.find("expired at 2026-11-29T23:00:00Z"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find(std::getenv("AWS_SECRET_ACCESS_KEY")), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find(ScriptedCommitService::kToken), std::string::npos) << r.err;
+}
+
+// A coordinated table says so (DESIGN.md §2.3), so that no filesystem writer
+// commits around the service; a service-mode table is an ordinary table that
+// s3-conditional writers share (the service writes <v>.json put-if-absent).
+TEST_P(ServiceClientCliTest, ACoordinatedTableNamesItsCoordinatorAndRefusesOtherWriters) {
+  ASSERT_EQ(RunCli(Args({"create", s3_.uri, "--schema", "id:long"})).exit_code, 0);
+  StatusOr<std::string> first = s3_.store->Get(CommitPath(0));
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  nlohmann::json protocol, configuration;
+  std::istringstream lines(*first);
+  for (std::string line; std::getline(lines, line);) {
+    nlohmann::json action = nlohmann::json::parse(line);
+    if (action.contains("protocol")) protocol = action["protocol"];
+    if (action.contains("metaData")) configuration = action["metaData"]["configuration"];
+  }
+  CliResult direct = RunCli({"commit", s3_.uri, "--actions", "-", "--log-store", "s3-conditional"},
+                            AddLine("direct.parquet"));
+  if (GetParam() == "service") {
+    EXPECT_FALSE(configuration.contains("delta.coordinatedCommits.commitCoordinator-preview"));
+    EXPECT_EQ(direct.exit_code, 0) << direct.err;
+    return;
+  }
+  EXPECT_EQ(configuration["delta.coordinatedCommits.commitCoordinator-preview"], "deltacommit");
+  EXPECT_EQ(nlohmann::json::parse(std::string(
+                configuration["delta.coordinatedCommits.commitCoordinatorConf-preview"]))["serviceUrl"],
+            service_->url());
+  EXPECT_EQ(configuration["delta.coordinatedCommits.tableConf-preview"], "{}");
+  EXPECT_EQ(configuration["delta.enableInCommitTimestamps"], "true");
+  EXPECT_EQ(protocol["minWriterVersion"], 7);
+  EXPECT_EQ(protocol["writerFeatures"],
+            nlohmann::json({"coordinatedCommits-preview", "inCommitTimestamp",
+                            "vacuumProtocolCheck"}));
+  EXPECT_EQ(protocol["readerFeatures"], nlohmann::json({"vacuumProtocolCheck"}));
+  EXPECT_NE(direct.exit_code, 0);
+  EXPECT_NE(direct.err.find("would bypass it: use --log-store coordinated"), std::string::npos)
+      << direct.err;
+  EXPECT_FALSE(s3_.store->Head(CommitPath(1)).ok()) << "nothing written around the service";
+  CliResult ours = RunCli(Args({"commit", s3_.uri, "--actions", "-"}), AddLine("ours.parquet"));
+  EXPECT_EQ(ours.exit_code, 0) << ours.err;
+}
+
+TEST_P(ServiceClientCliTest, ACoordinatedWriterRefusesATableCreatedWithoutACoordinator) {
+  ASSERT_EQ(RunCli({"create", s3_.uri, "--schema", "id:long", "--log-store", "s3-conditional"})
+                .exit_code,
+            0);
+  CliResult r = RunCli(Args({"commit", s3_.uri, "--actions", "-"}), AddLine("a.parquet"));
+  if (GetParam() == "service") {
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return;
+  }
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("names no commit coordinator"), std::string::npos) << r.err;
+  for (const testing::RecordedRequest& sent : service_->requests()) {
+    EXPECT_NE(sent.method, "POST") << "refused before any commit was sent";
+  }
 }
 
 TEST_P(ServiceClientCliTest, AMissingTokenOrUrlSaysWhereToGiveIt) {

@@ -45,6 +45,7 @@ class HttpCommitServiceClient : public CommitServiceClient {
 
   // "commit service <url>".
   std::string Describe() const override;
+  std::string Url() const override { return options_.url; }
 
   // With credentials from the provider given at construction.
   ServiceCommitResult Commit(const ServiceCommitRequest& request) override;

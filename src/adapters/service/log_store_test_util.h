@@ -9,9 +9,11 @@
 #include <vector>
 
 #include "deltacommit/actions.h"
+#include "deltacommit/commit_coordinator.h"
 #include "deltacommit/log_store.h"
 #include "deltacommit/schema.h"
 #include "deltacommit/snapshot.h"
+#include "deltacommit/table_features.h"
 #include "deltacommit/transaction.h"
 #include "testing/fake_clock.h"
 
@@ -26,10 +28,14 @@ inline AddFile AddOf(std::string path) {
 
 // Version 0: protocol and metadata.
 inline StatusOr<CommitOutcome> CreateTable(LogStore& log, Clock& clock, Sleeper& sleeper) {
-  Protocol p;
   Metadata m;
   m.id = "tbl";
   m.schema_string = SchemaStringFromArgument("id:long").value();
+  // Through a coordinator: a coordinated table, as `deltacommit create` makes.
+  if (!log.CommitCoordinator().empty()) {
+    AddCommitCoordinatorProperties(log.CommitCoordinator(), log.CommitCoordinatorConf(), &m);
+  }
+  DC_ASSIGN_OR_RETURN(Protocol p, ProtocolForNewTable(m));
   Transaction txn(log, nullptr, {}, clock, sleeper);
   txn.AddAction(p);
   txn.AddAction(m);
