@@ -31,6 +31,7 @@ int RunSnapshot(const InspectArgs& args) {
   auto snapshot = LoadSnapshot(*table->log, table->Request(request.version));
   if (!snapshot.ok()) return ReportError(snapshot.status());
   const Snapshot& s = **snapshot;
+  table->WarnIfReadAroundCoordinator(s);
   if (args.json) {
     std::cout << SnapshotJson(s, args.files).dump() << "\n";
     return kExitOk;
@@ -77,6 +78,7 @@ int RunHistory(const InspectArgs& args) {
   if (!table.ok()) return ReportError(table.status());
   auto snapshot = LoadSnapshot(*table->log, table->Request());
   if (!snapshot.ok()) return ReportError(snapshot.status());
+  table->WarnIfReadAroundCoordinator(**snapshot);
   nlohmann::ordered_json all = nlohmann::ordered_json::array();
   int64_t shown = 0;
   for (Version v = (*snapshot)->version(); v >= 0; --v) {

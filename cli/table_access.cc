@@ -12,6 +12,7 @@
 #include "adapters/posix/posix_object_store.h"
 #include "adapters/s3/s3_conditional_log_store.h"
 #include "adapters/s3/s3_object_store.h"
+#include "deltacommit/commit_coordinator.h"
 #include "dynamodb_lock_table.h"
 #include "dynamodb_settings.h"
 #include "logstore/object_store_log_store.h"
@@ -202,6 +203,18 @@ SnapshotRequest OpenTable::Request(std::optional<Version> version) const {
   request.parquet = parquet.get();
   request.checkpoint_store = store.get();
   return request;
+}
+
+void OpenTable::WarnIfReadAroundCoordinator(const Snapshot& s) const {
+  const std::string coordinator = CommitCoordinatorOf(s.metadata());
+  if (coordinator.empty() || coordinator == log->CommitCoordinator()) return;
+  std::cerr << "warning: " << uri << " is a coordinated table (commit coordinator \""
+            << coordinator << "\"); read through --log-store " << mode
+            << ", it shows only published commits and may be behind";
+  if (coordinator == kDeltacommitCoordinator) {
+    std::cerr << ": use --log-store coordinated for its latest version";
+  }
+  std::cerr << "\n";
 }
 
 void AddTableOptions(CLI::App* command, TableOptions* o) {

@@ -77,6 +77,11 @@ struct OpenTable {
 
   // A snapshot request that reads checkpoints through `parquet`.
   SnapshotRequest Request(std::optional<Version> version = std::nullopt) const;
+
+  // Warns on stderr when `s` is a coordinated table read around its
+  // coordinator: the listing then holds only published commits, so the
+  // snapshot may be behind the table (a read, so not refused).
+  void WarnIfReadAroundCoordinator(const Snapshot& s) const;
 };
 
 // TABLE is a local path, a file:// URI, or s3:// (s3a://, s3n://).

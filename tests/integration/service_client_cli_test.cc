@@ -169,6 +169,14 @@ TEST_P(ServiceClientCliTest, ACoordinatedTableNamesItsCoordinatorAndRefusesOther
   EXPECT_FALSE(s3_.store->Head(CommitPath(1)).ok()) << "nothing written around the service";
   CliResult ours = RunCli(Args({"commit", s3_.uri, "--actions", "-"}), AddLine("ours.parquet"));
   EXPECT_EQ(ours.exit_code, 0) << ours.err;
+  // Reading around the service works, and says it may be behind.
+  CliResult around = RunCli({"snapshot", s3_.uri, "--log-store", "s3-conditional"});
+  EXPECT_EQ(around.exit_code, 0) << around.err;
+  EXPECT_NE(around.err.find("shows only published commits and may be behind: use --log-store "
+                            "coordinated"),
+            std::string::npos)
+      << around.err;
+  EXPECT_EQ(RunCli(Args({"snapshot", s3_.uri})).err, "");
 }
 
 TEST_P(ServiceClientCliTest, ACoordinatedWriterRefusesATableCreatedWithoutACoordinator) {
