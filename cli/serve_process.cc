@@ -30,6 +30,7 @@ http::HttpServerOptions ServerOptions(const service::ServiceConfig& config) {
   o.max_connections = static_cast<size_t>(s.max_connections);
   o.io_threads = static_cast<size_t>(s.io_threads);
   o.worker_threads = static_cast<size_t>(s.workers);
+  o.max_queued_requests = static_cast<size_t>(s.max_queued_requests);
   o.max_body_bytes = static_cast<uint64_t>(s.max_body_bytes);
   o.request_timeout = milliseconds(s.request_timeout_ms);
   o.idle_timeout = milliseconds(s.idle_timeout_ms);

@@ -66,6 +66,7 @@ TEST(ExampleConfigTest, ShowsTheCodeDefaults) {
   EXPECT_EQ(a.listen, b.listen);
   EXPECT_EQ(a.io_threads, b.io_threads);
   EXPECT_EQ(a.workers, b.workers);
+  EXPECT_EQ(a.max_queued_requests, b.max_queued_requests);
   EXPECT_EQ(a.max_connections, b.max_connections);
   EXPECT_EQ(a.max_body_bytes, b.max_body_bytes);
   EXPECT_EQ(a.request_timeout_ms, b.request_timeout_ms);

@@ -60,6 +60,8 @@ Status ReadServer(TomlSection& section, ServerConfig& out) {
   DC_RETURN_IF_ERROR(section.GetInt("io_threads", 1, 256, out.io_threads));
   DC_RETURN_IF_ERROR(section.GetInt("workers", 1, 4096, out.workers));
   DC_RETURN_IF_ERROR(
+      section.GetInt("max_queued_requests", 1, 1'000'000, out.max_queued_requests));
+  DC_RETURN_IF_ERROR(
       section.GetInt("max_connections", 1, 1'000'000, out.max_connections));
   DC_RETURN_IF_ERROR(section.GetInt("max_body_bytes", int64_t{1} << 10,
                                     int64_t{1} << 30, out.max_body_bytes));

@@ -30,6 +30,9 @@ struct ServerConfig {
   uint16_t listen_port = 8642;            // from `listen`
   int io_threads = 2;          // event loops accepting and reading requests
   int workers = 16;            // threads running commits (they wait on S3)
+  // Requests read but waiting for a worker; beyond that, 503 at once (a
+  // client retries later) rather than a queue whose wait outlives timeouts.
+  int max_queued_requests = 256;
   int max_connections = 4096;  // open connections, idle keep-alive included
   int64_t max_body_bytes =
       8 << 20;  // 8 MiB; a larger request is refused with 413

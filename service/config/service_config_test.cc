@@ -39,6 +39,7 @@ TEST(ServiceConfigTest, EmptyFileGivesTheDocumentedDefaults) {
   EXPECT_EQ(config.server.listen_port, 8642);
   EXPECT_EQ(config.server.io_threads, 2);
   EXPECT_EQ(config.server.workers, 16);
+  EXPECT_EQ(config.server.max_queued_requests, 256);
   EXPECT_EQ(config.server.max_connections, 4096);
   EXPECT_EQ(config.server.max_body_bytes, 8 * 1024 * 1024);
   EXPECT_EQ(config.server.request_timeout_ms, 30'000);
@@ -94,6 +95,7 @@ TEST(ServiceConfigTest, ReadsServerSettings) {
 listen = "[::1]:9000"
 io_threads = 4
 workers = 64
+max_queued_requests = 1000
 max_connections = 20000
 max_body_bytes = 1048576
 request_timeout_ms = 5000
@@ -105,6 +107,7 @@ drain_timeout_ms = 0
   EXPECT_EQ(config.server.listen_port, 9000);
   EXPECT_EQ(config.server.io_threads, 4);
   EXPECT_EQ(config.server.workers, 64);
+  EXPECT_EQ(config.server.max_queued_requests, 1000);
   EXPECT_EQ(config.server.max_connections, 20000);
   EXPECT_EQ(config.server.max_body_bytes, 1048576);
   EXPECT_EQ(config.server.request_timeout_ms, 5000);
@@ -132,7 +135,7 @@ TEST(ServiceConfigTest, UnknownKeyIsNamedWithItsLineAndTheKnownKeys) {
   EXPECT_EQ(Error("[server]\nlisten = \"127.0.0.1:1\"\nmax_body_byte = 5\n"),
             "test.toml:3:1: unknown key server.max_body_byte ([server] takes: "
             "listen, "
-            "io_threads, workers, max_connections, max_body_bytes, "
+            "io_threads, workers, max_queued_requests, max_connections, max_body_bytes, "
             "request_timeout_ms, "
             "idle_timeout_ms, drain_timeout_ms)");
   EXPECT_EQ(Error("[publish]\n\n  interval = 5\n"),
