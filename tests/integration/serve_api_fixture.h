@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <memory>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -142,15 +143,22 @@ class ServeApiTest : public ::testing::Test {
     return data.ok() ? *data : "<" + data.status().ToString() + ">";
   }
 
-  // The table's log is exactly `expected`: versions contiguous from 0,
-  // each commit's bytes once.
-  void ExpectLogHoldsEachOnce(const std::set<std::string>& expected) {
+  // The keys of the table's commit files (_delta_log/<version>.json), in
+  // version order.
+  std::vector<std::string> CommitKeys() {
     std::vector<std::string> commits;
     for (const std::string& key : Keys()) {
       if (ParseLogPath(key.substr(kLogDir.size())).type == LogFileType::kCommit) {
         commits.push_back(key);
       }
     }
+    return commits;
+  }
+
+  // The table's log is exactly `expected`: versions contiguous from 0,
+  // each commit's bytes once.
+  void ExpectLogHoldsEachOnce(const std::set<std::string>& expected) {
+    const std::vector<std::string> commits = CommitKeys();
     ASSERT_EQ(commits.size(), expected.size());
     std::set<std::string> seen;
     for (size_t v = 0; v < commits.size(); ++v) {
@@ -158,6 +166,17 @@ class ServeApiTest : public ::testing::Test {
       EXPECT_TRUE(seen.insert(Read(commits[v])).second) << "a commit landed twice";
     }
     EXPECT_EQ(seen, expected);
+  }
+
+  // The lines serve has logged for commit requests so far ("msg":"commit").
+  std::vector<nlohmann::json> CommitLogLines() const {
+    std::vector<nlohmann::json> lines;
+    std::istringstream in(serve_->Logs());
+    for (std::string line; std::getline(in, line);) {
+      nlohmann::json parsed = nlohmann::json::parse(line, nullptr, false);
+      if (parsed.is_object() && parsed.value("msg", "") == "commit") lines.push_back(parsed);
+    }
+    return lines;
   }
 
   S3TestStore s3_;

@@ -7,7 +7,6 @@
 #include <cstdlib>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -68,17 +67,6 @@ class ServeStsCliTest : public ServeApiTest, public ::testing::WithParamInterfac
     return Cli({"commit", table_, "--actions", "-"}, AddLine(file));
   }
 
-  // The service's commit log lines so far.
-  std::vector<json> CommitLines() const {
-    std::vector<json> lines;
-    std::istringstream in(serve_->Logs());
-    for (std::string line; std::getline(in, line);) {
-      json parsed = json::parse(line, nullptr, false);
-      if (parsed.is_object() && parsed.value("msg", "") == "commit") lines.push_back(parsed);
-    }
-    return lines;
-  }
-
   // The first version the service ratifies: coordinated writers create
   // version 0 themselves.
   int FirstServiceCommit() const { return GetParam() == "service" ? 0 : 1; }
@@ -107,7 +95,7 @@ TEST_P(ServeStsCliTest, LongTermKeysAreExchangedForASessionAndTheCommitsLand) {
   // long-term one: RGW's session keys. (Coordinated writers create version
   // 0 themselves, without the service.)
   const std::string long_term = Redacted(Env("AWS_ACCESS_KEY_ID"));
-  std::vector<json> lines = CommitLines();
+  std::vector<json> lines = CommitLogLines();
   ASSERT_THAT(lines, SizeIs(FirstServiceCommit() == 0 ? 3 : 2)) << serve_->Logs();
   for (const json& line : lines) {
     EXPECT_EQ(line.value("status", 0), 200) << line;
@@ -136,13 +124,13 @@ TEST_P(ServeStsCliTest, TemporaryCredentialsPassThroughOnlyWithTheirExpiration) 
   EXPECT_THAT(refused.err, HasSubstr("AWS_CREDENTIAL_EXPIRATION"));
   EXPECT_THAT(refused.err, Not(HasSubstr(session->session_token)));
   EXPECT_THAT(refused.err, Not(HasSubstr(session->secret_access_key)));
-  EXPECT_THAT(CommitLines(), SizeIs(1 - FirstServiceCommit())) << "only a create could have";
+  EXPECT_THAT(CommitLogLines(), SizeIs(1 - FirstServiceCommit())) << "only a create could have";
 
   // With it: sent as they are (the service logs their key id).
   env.Set("AWS_CREDENTIAL_EXPIRATION", aws::internal::FormatUtc(*session->expiration_ms));
   CliResult landed = CommitFile("a.parquet");
   ASSERT_EQ(landed.exit_code, 0) << landed.err;
-  std::vector<json> lines = CommitLines();
+  std::vector<json> lines = CommitLogLines();
   ASSERT_THAT(lines, SizeIs(2 - FirstServiceCommit()));
   EXPECT_EQ(lines.back().value("status", 0), 200) << lines.back();
   EXPECT_EQ(lines.back().value("key_id", ""), session->RedactedKeyId()) << lines.back();

@@ -176,6 +176,23 @@ INSTANTIATE_TEST_SUITE_P(
       return std::to_string(param.param.http_status) + "_" + std::to_string(param.index);
     });
 
+TEST_F(ClientTest, A424SaysWhetherTheCredentialsAreInvalidOrLackAPermission) {
+  auto client = MakeClient();
+  service_.ScriptCommits(Always(ApiError(424, "credentials_rejected", "S3 InvalidAccessKeyId",
+                                         std::nullopt, "invalid_credentials")));
+  const std::string invalid = client->Commit(Inline(3)).status.message();
+  EXPECT_THAT(invalid, HasSubstr("S3 did not accept the writer's AWS credentials"));
+  EXPECT_THAT(invalid, HasSubstr("invalid or expired session token"));
+  EXPECT_THAT(invalid, Not(HasSubstr("grant them access")));
+
+  service_.ScriptCommits(Always(ApiError(424, "credentials_rejected", "S3 AccessDenied",
+                                         std::nullopt, "access_denied")));
+  const std::string denied = client->Commit(Inline(3)).status.message();
+  EXPECT_THAT(denied, HasSubstr("they lack a permission: grant them access to the table's "
+                                "_delta_log/"));
+  EXPECT_THAT(denied, Not(HasSubstr("refresh them")));
+}
+
 TEST_F(ClientTest, TheModelsVersionTakenCarriesTheLatestVersion) {
   auto client = MakeClient();
   ASSERT_TRUE(client->Commit(Inline(0)).status.ok());

@@ -8,8 +8,18 @@ namespace deltacommit::service_client {
 namespace {
 
 // What the writer can do about each refusal.
-std::string_view Hint(long http_status) {
-  switch (http_status) {
+std::string_view Hint(const ServiceError& e) {
+  // The 424 reason says which of the two the writer has to fix, so say only that.
+  if (e.http_status == 424 && e.reason == "invalid_credentials") {
+    return "; S3 did not accept the writer's AWS credentials (an unknown access key id, a "
+           "wrong secret, or an invalid or expired session token): refresh them (its profile, "
+           "environment or credential_process)";
+  }
+  if (e.http_status == 424 && e.reason == "access_denied") {
+    return "; S3 accepted the writer's AWS credentials, but they lack a permission: grant them "
+           "access to the table's _delta_log/";
+  }
+  switch (e.http_status) {
     case 401:
       return "; check --service-token (or DELTACOMMIT_SERVICE_TOKEN)";
     case 403:
@@ -133,7 +143,7 @@ Status ServiceErrorToStatus(const ServiceError& e, std::string_view context) {
   if (e.http_status == 404 || e.http_status == 405) {
     message += "; is --service-url the address of a deltacommit commit service?";
   }
-  message += Hint(e.http_status);
+  message += Hint(e);
   if (!e.request_id.empty()) message += " [request id " + e.request_id + "]";
   return Status(CodeFor(e), std::move(message));
 }

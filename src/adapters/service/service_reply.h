@@ -39,7 +39,8 @@ ServiceError ParseServiceError(const aws::HttpResponse& response);
 //   413 -> kInvalidArgument     422 -> kUnauthenticated
 //   424 -> kPermissionDenied when the reason is access_denied (S3 accepted
 //          the credentials, they lack a permission), else kUnauthenticated
-//          (unknown key, bad signature, invalid or expired session token)
+//          (unknown key, bad signature, invalid or expired session token);
+//          the hint names the reason's fix
 //   500 log_inconsistent -> kDataLoss (the service stopped committing to
 //          the table until an operator repairs its log: not retried)
 //   429, other 5xx -> kUnavailable    anything else -> kInternal
