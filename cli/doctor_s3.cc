@@ -152,7 +152,8 @@ void CheckCoordinatedCreate(S3ObjectStore& s3, DoctorReport& report) {
     report.Add("If-None-Match", Verdict::kWarn,
                why + ", and the store at " + s3.config().service.endpoint_url +
                    " does not enforce it: two writers creating the table at once could both "
-                   "write version 0; create it from one writer only (`deltacommit create`)");
+                   "write version 0 (a store that refuses the header fails the creation "
+                   "instead); create it from one writer only (`deltacommit create`)");
   } else {
     report.Add("If-None-Match", Verdict::kFail, why + ": " + st.ToString());
   }

@@ -1,9 +1,10 @@
 // `deltacommit doctor --log-store service|coordinated` against a real
 // `deltacommit serve` on Ceph RGW + SQLite, with the test user's long-term
 // keys (exchanged through RGW's STS): every check passes on a good setup,
-// and each problem is one FAIL naming it: an unknown token (401), a token
-// for another prefix or without "commit" (403), a service that is not
-// running or spoken to with the wrong scheme, a user without
+// and each problem is a FAIL naming it: an unknown token (401), a token
+// for another prefix or without "commit", an endpoint off the allowlist
+// (403), a service that is not running or spoken to with the wrong scheme,
+// temporary credentials without an expiration, a user without
 // sts:GetSessionToken, a log written around the service. Pending commits
 // are reported as information. No output carries a token or a secret, and
 // the probes leave nothing behind.
@@ -221,6 +222,21 @@ TEST_P(DoctorServiceModesTest, AReadOnlyTokenFailsTheCommitCheckOnly) {
   EXPECT_EQ(DoctorCheck(report, "service:read")["status"], "OK");
   EXPECT_EQ(DoctorCheck(report, "pending commits")["status"], "OK");
   ExpectNoSecrets(r);
+}
+
+TEST_P(DoctorServiceModesTest, TheCommitCheckCoversTheServiceEndpoint) {
+  CliResult allowed = Run({"doctor", table_, "--json", "--service-endpoint", "rgw"},
+                          serve_->Url(""), writer_token_);
+  EXPECT_EQ(allowed.exit_code, 0) << allowed.out << allowed.err;
+  EXPECT_THAT(Detail(DoctorReport(allowed), "service:commit"),
+              HasSubstr("may commit to " + table_ + " through endpoint \"rgw\""));
+  CliResult refused = Run({"doctor", table_, "--json", "--service-endpoint", "elsewhere"},
+                          serve_->Url(""), writer_token_);
+  EXPECT_EQ(refused.exit_code, 1) << refused.out << refused.err;
+  json commit = DoctorCheck(DoctorReport(refused), "service:commit");
+  EXPECT_EQ(commit["status"], "FAIL");
+  EXPECT_THAT(commit["detail"].get<std::string>(), HasSubstr("HTTP 403 forbidden"));
+  EXPECT_THAT(commit["detail"].get<std::string>(), HasSubstr("elsewhere"));
 }
 
 TEST_P(DoctorServiceModesTest, AServiceThatIsNotRunningFailsNamingTheUrl) {
