@@ -78,12 +78,6 @@ int RunDoctor(const DoctorArgs& args) {
   options.no_setup = true;  // check the table as it is; never create anything
   StatusOr<OpenTable> table = OpenTableUri(args.table, options);
   if (!table.ok()) return ReportError(table.status());
-  if (table->mode == "service" || table->mode == "coordinated") {
-    // Its S3 and If-None-Match probes are s3-conditional's, not these modes'.
-    return ReportError(UnimplementedError(
-        "doctor does not check --log-store " + table->mode + " yet; the commit service reports "
-        "credential and permission problems on each commit"));
-  }
   std::optional<Json> policy = PolicyOf(*table);
   if (args.policy_only) {
     if (!policy) {
@@ -97,8 +91,9 @@ int RunDoctor(const DoctorArgs& args) {
   if (table->mode == "local") {
     CheckLocalTable(*table, report);
   } else {
-    CheckS3Table(*table, report);
+    std::optional<Version> listed_latest = CheckS3Table(*table, report);
     if (table->mode == "s3-dynamodb") CheckDynamoDbTable(*table, report);
+    CheckCommitService(*table, options, listed_latest, report);  // service, coordinated
   }
   if (args.json) {
     std::cout << ReportJson(*table, report, policy).dump() << "\n";

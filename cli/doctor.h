@@ -4,13 +4,17 @@
 // failed). Messages name the action, the resource and the credential source,
 // never a secret.
 //
-// Probes write only under `_delta_log/.tmp/` (S3, unique names, deleted
-// again) or with a condition that must fail (DynamoDB): a doctor run never
-// changes what readers of the table see.
+// Probes write only under `_delta_log/.tmp/` (S3; `_delta_log/_staged_commits/`
+// for the commit service modes, where their staged commits go; unique names
+// that are no log file's, deleted again), with a condition that must fail
+// (DynamoDB), or as a commit request the commit service must refuse before
+// its commit logic (invalid credentials): a doctor run never changes what
+// readers of the table see.
 //
 // Thread-safety: not thread-safe; one run at a time.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,8 +64,16 @@ bool CheckEndpoint(const std::string& service, const std::string& endpoint_url,
 
 // The checks of each mode, on a table opened with TableOptions::no_setup.
 void CheckLocalTable(OpenTable& table, DoctorReport& report);
-void CheckS3Table(OpenTable& table, DoctorReport& report);       // S3 side of both S3 modes
+// The S3 side of every S3 mode; returns the latest commit the listing found
+// (nullopt when none, or when it could not list).
+std::optional<Version> CheckS3Table(OpenTable& table, DoctorReport& report);
 void CheckDynamoDbTable(OpenTable& table, DoctorReport& report);  // s3-dynamodb's table
+// service / coordinated (doctor_service.cc): the credentials the writer
+// sends (STS GetSessionToken), the service (reachable, ready), the token
+// (commit and read on this table) and the service's ratified commits
+// against `listed_latest`, the latest commit CheckS3Table listed.
+void CheckCommitService(OpenTable& table, const TableOptions& options,
+                        std::optional<Version> listed_latest, DoctorReport& report);
 
 // Marks `names` as skipped because `why`.
 void SkipChecks(const std::vector<std::string>& names, const std::string& why,

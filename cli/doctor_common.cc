@@ -64,6 +64,8 @@ bool CheckCredentials(const std::string& service, aws::CredentialsProvider& prov
   if (c->expiration_ms) {
     detail += ", temporary: expires " + aws::internal::FormatUtc(*c->expiration_ms) + " (in " +
               std::to_string((*c->expiration_ms - now) / 60000) + " min)";
+  } else if (!c->session_token.empty()) {
+    detail += ", temporary (a session token), expiry unknown";
   } else {
     detail += ", long-term (no expiry)";
   }

@@ -1,6 +1,17 @@
-// The S3 side of `doctor`: the permissions both S3 modes need, and each
+// The S3 side of `doctor`: the permissions every S3 mode needs, and each
 // mode's own requirement (s3-conditional: If-None-Match enforced;
-// s3-dynamodb: CopyObject).
+// s3-dynamodb: CopyObject; coordinated, for a table still to be created:
+// If-None-Match, with which the writer puts version 0 itself).
+//
+// service and coordinated: the writer lists and reads `_delta_log/` itself,
+// and the service reads and writes it with the writer's (session)
+// credentials, so the same List/Get/Put probes apply; the probe object goes
+// where those writes go, `_delta_log/_staged_commits/` (a policy may grant
+// no more), under a name that is not a staged commit's, so readers and the
+// service ignore it. If-None-Match on the writer's endpoint does not matter
+// for their commits (the service decides versions, and the service's own
+// endpoint setting says how it publishes), except for coordinated table
+// creation. CopyObject is s3-dynamodb's alone.
 #include "adapters/s3/s3_conditional_log_store.h"
 #include "adapters/s3/s3_object_store.h"
 #include "deltacommit/log_path.h"
@@ -9,12 +20,33 @@
 namespace deltacommit::cli {
 namespace {
 
+bool UsesCommitService(const std::string& mode) {
+  return mode == "service" || mode == "coordinated";
+}
+
+// The check of the mode's own requirement, if it has one; `table_exists`
+// when the listing found a commit.
+std::optional<std::string> ModeCheckName(const std::string& mode, bool table_exists) {
+  if (mode == "s3-dynamodb") return "CopyObject";
+  if (mode == "s3-conditional") return "If-None-Match";
+  // Coordinated writers create version 0 with PUT If-None-Match: *
+  // (CoordinatedLogStore::WriteFirst); later versions go through the service.
+  if (mode == "coordinated" && !table_exists) return "If-None-Match";
+  return std::nullopt;
+}
+
 // Names of the checks, for skipping them.
 std::vector<std::string> S3CheckNames(const std::string& mode) {
   std::vector<std::string> names = {"s3:ListBucket", "s3:GetObject", "s3:PutObject"};
-  names.push_back(mode == "s3-dynamodb" ? "CopyObject" : "If-None-Match");
+  if (auto mode_check = ModeCheckName(mode, /*table_exists=*/false)) names.push_back(*mode_check);
   names.push_back("s3:DeleteObject");
   return names;
+}
+
+// Where the probe object goes: see the top of the file.
+std::string ProbeKey(const std::string& mode) {
+  const std::string dir = UsesCommitService(mode) ? "_staged_commits/" : ".tmp/";
+  return std::string(kLogDir) + dir + "doctor-probe." + NewUuid();
 }
 
 // The latest commit in `listing`, if any.
@@ -94,16 +126,45 @@ void CheckDelete(S3ObjectStore& s3, const std::string& mode, const std::vector<s
   std::string why = mode == "s3-conditional"
                         ? "s3-conditional deletes its If-None-Match probe the same way, so its "
                           "probes will be left too"
-                        : "s3-dynamodb itself does not delete";
+                    : mode == "s3-dynamodb"
+                        ? "s3-dynamodb itself does not delete"
+                        : "staged commits that can never be ratified (refused ones, orphans) "
+                          "will be left the same way, which is harmless";
+  const std::string dir = UsesCommitService(mode) ? "_delta_log/_staged_commits/ that are not "
+                                                    "ratified" : "_delta_log/.tmp/";
   report.Add("s3:DeleteObject", Verdict::kWarn,
-             "the probe object " + left +
-                 " was left behind (harmless: readers skip _delta_log/.tmp/; delete it by "
-                 "hand); " + why + ": " + error.ToString());
+             "the probe object " + left + " was left behind (harmless: readers skip files in " +
+                 dir + "; delete it by hand); " + why + ": " + error.ToString());
+}
+
+// Coordinated table creation: a store that ignores If-None-Match lets two
+// creators both write version 0, which only creating the table from one
+// writer avoids (a WARN: every later commit goes through the service).
+void CheckCoordinatedCreate(S3ObjectStore& s3, DoctorReport& report) {
+  S3ConditionalLogStore conditional(s3, s3.config().service.endpoint_url, s3.config().bucket);
+  Status st = conditional.VerifyConditionalPut();
+  const std::string why = "the table has no commit yet, and a coordinated writer creates "
+                          "version 0 with PUT If-None-Match: * itself, without the service";
+  if (st.ok()) {
+    report.Add("If-None-Match", Verdict::kOk, "the store enforces PUT If-None-Match: *; " + why);
+  } else if (st.code() == StatusCode::kFailedPrecondition) {
+    // st's message advises other modes, which is s3-conditional's advice.
+    report.Add("If-None-Match", Verdict::kWarn,
+               why + ", and the store at " + s3.config().service.endpoint_url +
+                   " does not enforce it: two writers creating the table at once could both "
+                   "write version 0 (a store that refuses the header fails the creation "
+                   "instead); create it from one writer only (`deltacommit create`)");
+  } else {
+    report.Add("If-None-Match", Verdict::kFail, why + ": " + st.ToString());
+  }
 }
 
 // The mode's own requirement, on the probe object already written.
-void CheckModeRequirement(S3ObjectStore& s3, const std::string& mode, const std::string& probe,
-                          std::vector<std::string>& written, DoctorReport& report) {
+void CheckModeRequirement(S3ObjectStore& s3, const std::string& mode, bool table_exists,
+                          const std::string& probe, std::vector<std::string>& written,
+                          DoctorReport& report) {
+  if (!ModeCheckName(mode, table_exists)) return;
+  if (mode == "coordinated") return CheckCoordinatedCreate(s3, report);
   if (mode == "s3-dynamodb") {
     const std::string copy = probe + ".copy";
     Status st = s3.Copy(probe, copy, /*if_absent=*/false);
@@ -121,28 +182,39 @@ void CheckModeRequirement(S3ObjectStore& s3, const std::string& mode, const std:
 
 }  // namespace
 
-void CheckS3Table(OpenTable& table, DoctorReport& report) {
+std::optional<Version> CheckS3Table(OpenTable& table, DoctorReport& report) {
   auto* s3 = dynamic_cast<S3ObjectStore*>(table.store.get());
-  if (s3 == nullptr) return;
+  if (s3 == nullptr) return std::nullopt;
   const bool have_credentials = CheckCredentials("S3", *table.credentials, SystemClock(), report);
   const std::string& endpoint = s3->config().service.endpoint_url;
   if (!CheckEndpoint("S3", endpoint, *table.http, SystemClock(), report)) {
-    return SkipChecks(S3CheckNames(table.mode), "S3 endpoint " + endpoint + " unreachable", report);
+    SkipChecks(S3CheckNames(table.mode), "S3 endpoint " + endpoint + " unreachable", report);
+    return std::nullopt;
   }
-  if (!have_credentials) return SkipChecks(S3CheckNames(table.mode), "no S3 credentials", report);
+  if (!have_credentials) {
+    SkipChecks(S3CheckNames(table.mode), "no S3 credentials", report);
+    return std::nullopt;
+  }
   bool listed = false;
   std::optional<Version> latest = CheckList(*s3, report, &listed);
   CheckGet(*s3, latest, listed, report);
-  const std::string probe = std::string(kLogDir) + ".tmp/doctor-probe." + NewUuid();
+  // Unknown without a listing: then check what creating it would need.
+  const bool table_exists = latest.has_value();
+  const std::string probe = ProbeKey(table.mode);
   Status put = s3->Put(probe, "deltacommit doctor probe: safe to delete\n");
   report.AddStatus("s3:PutObject", put, "wrote " + s3->Describe() + "/" + probe);
   if (!put.ok()) {
-    const char* mode_check = table.mode == "s3-dynamodb" ? "CopyObject" : "If-None-Match";
-    return SkipChecks({mode_check, "s3:DeleteObject"}, "s3:PutObject failed", report);
+    std::vector<std::string> skipped = {"s3:DeleteObject"};
+    if (auto mode_check = ModeCheckName(table.mode, table_exists)) {
+      skipped.insert(skipped.begin(), *mode_check);
+    }
+    SkipChecks(skipped, "s3:PutObject failed", report);
+    return latest;
   }
   std::vector<std::string> written = {probe};
-  CheckModeRequirement(*s3, table.mode, probe, written, report);
+  CheckModeRequirement(*s3, table.mode, table_exists, probe, written, report);
   CheckDelete(*s3, table.mode, written, report);
+  return latest;
 }
 
 }  // namespace deltacommit::cli

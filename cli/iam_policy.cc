@@ -24,6 +24,18 @@ void AddS3(const PolicyInputs& in, Json& statements) {
     statements.push_back(
         Statement("DeleteConditionalPutProbe", "s3:DeleteObject", objects + log + ".tmp/*"));
   }
+  if (in.mode == "service" || in.mode == "coordinated") {
+    // Staged commits that can never be ratified (refused, orphaned): the
+    // writer and the service delete them with the writer's credentials.
+    statements.push_back(Statement("DeleteUnratifiedStagedCommits", "s3:DeleteObject",
+                                   objects + log + "_staged_commits/*"));
+  }
+}
+
+// The commit service takes only temporary credentials: long-term keys get a
+// session first. GetSessionToken has no resource to scope to.
+void AddSessionForTheService(Json& statements) {
+  statements.push_back(Statement("SessionForTheCommitService", "sts:GetSessionToken", "*"));
 }
 
 void AddDynamoDb(const PolicyInputs& in, Json& statements) {
@@ -51,13 +63,15 @@ std::string ArnPartition(const std::string& region) {
 }
 
 StatusOr<nlohmann::ordered_json> LeastPrivilegePolicy(const PolicyInputs& in) {
-  if (in.mode != "s3-conditional" && in.mode != "s3-dynamodb") {
+  const bool service = in.mode == "service" || in.mode == "coordinated";
+  if (in.mode != "s3-conditional" && in.mode != "s3-dynamodb" && !service) {
     return InvalidArgumentError("no IAM policy for log store \"" + in.mode +
-                                "\": only s3-conditional and s3-dynamodb tables use AWS");
+                                "\": only tables on S3 use AWS");
   }
   Json statements = Json::array();
   AddS3(in, statements);
   if (in.mode == "s3-dynamodb") AddDynamoDb(in, statements);
+  if (service) AddSessionForTheService(statements);
   return Json{{"Version", "2012-10-17"}, {"Statement", std::move(statements)}};
 }
 

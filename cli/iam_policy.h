@@ -4,8 +4,12 @@
 // Only what deltacommit touches is granted: it reads, lists and writes
 // nothing outside `_delta_log/` (writers of data files need their own
 // grants). s3:DeleteObject only where the mode deletes (s3-conditional
-// removes its If-None-Match probe under `_delta_log/.tmp/`); DynamoDB
-// CreateTable and the TTL calls only when auto-create is on.
+// removes its If-None-Match probe under `_delta_log/.tmp/`; service and
+// coordinated, staged commits that can never be ratified); DynamoDB
+// CreateTable and the TTL calls only when auto-create is on;
+// sts:GetSessionToken for service and coordinated (the commit service takes
+// only temporary credentials; not needed when the writer's are temporary).
+// The service's own grants (its state store) are in its config, not here.
 //
 // Thread-safety: pure functions.
 #pragma once
@@ -19,7 +23,7 @@
 namespace deltacommit::cli {
 
 struct PolicyInputs {
-  std::string mode;        // "s3-conditional" or "s3-dynamodb"
+  std::string mode;        // "s3-conditional", "s3-dynamodb", "service", "coordinated"
   std::string bucket;
   std::string key_prefix;  // the table root in the bucket; "" at the bucket root
   std::string s3_region;   // picks the ARN partition (aws, aws-cn, aws-us-gov)

@@ -78,6 +78,25 @@ TEST(IamPolicyTest, AutoCreateAddsCreateTableAndTheTimeToLiveCalls) {
   EXPECT_EQ(statements[2]["Resource"], "arn:aws:dynamodb:us-east-2:*:table/locks");
 }
 
+TEST(IamPolicyTest, CommitServiceModesDeleteUnratifiedStagedCommitsAndGetSessions) {
+  const Json expected = Json::parse(R"({
+    "Version": "2012-10-17",
+    "Statement": [
+      {"Sid": "ListDeltaLog", "Effect": "Allow", "Action": "s3:ListBucket",
+       "Resource": "arn:aws:s3:::lake",
+       "Condition": {"StringLike": {"s3:prefix": ["t/_delta_log/*"]}}},
+      {"Sid": "ReadAndWriteDeltaLog", "Effect": "Allow",
+       "Action": ["s3:GetObject", "s3:PutObject"],
+       "Resource": "arn:aws:s3:::lake/t/_delta_log/*"},
+      {"Sid": "DeleteUnratifiedStagedCommits", "Effect": "Allow", "Action": "s3:DeleteObject",
+       "Resource": "arn:aws:s3:::lake/t/_delta_log/_staged_commits/*"},
+      {"Sid": "SessionForTheCommitService", "Effect": "Allow",
+       "Action": "sts:GetSessionToken", "Resource": "*"}
+    ]})");
+  EXPECT_EQ(Printed(Inputs("service", "lake", "t")), expected);
+  EXPECT_EQ(Printed(Inputs("coordinated", "lake", "t")), expected);
+}
+
 TEST(IamPolicyTest, TableAtTheBucketRootScopesToItsDeltaLog) {
   Json statements = Printed(Inputs("s3-conditional", "lake", ""))["Statement"];
   ASSERT_EQ(statements.size(), 3u);

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
+#include "doctor_report.h"
 #include "common/s3_test_bucket.h"
 #include "common/test_servers.h"
 
@@ -36,17 +37,11 @@ class DenyingBucketTest : public ::testing::Test {
   Json Doctor(int* exit_code) {
     CliResult r = RunCli({"doctor", "s3://" + bucket_name_ + "/t", "--json"});
     *exit_code = r.exit_code;
-    Json report = Json::parse(r.out, nullptr, false);
-    EXPECT_TRUE(report.is_object()) << r.out << r.err;
-    return report.is_object() ? report : Json::object();
+    return testing::DoctorReport(r);
   }
 
   static Json Check(const Json& report, const std::string& name) {
-    for (const Json& c : report.value("checks", Json::array())) {
-      if (c["check"] == name) return c;
-    }
-    ADD_FAILURE() << "no check " << name << " in " << report.dump();
-    return Json{{"status", "<absent>"}, {"detail", ""}};
+    return testing::DoctorCheck(report, name);
   }
 
   std::unique_ptr<testing::S3TestBucket> bucket_;

@@ -20,12 +20,16 @@
 #include "common/dynamodb_test_client.h"
 #include "common/test_servers.h"
 #include "deltacommit/log_path.h"
+#include "doctor_report.h"
 
 namespace deltacommit {
 namespace {
 
 using Json = nlohmann::json;
 using testing::CliResult;
+using testing::DoctorCheck;
+using testing::DoctorReport;
+using testing::ExpectDoctorAllPass;
 using testing::RunCli;
 
 // Sets an environment variable for the CLI processes a test starts, and
@@ -48,32 +52,6 @@ class ScopedEnv {
   const char* name_;
   std::optional<std::string> old_;
 };
-
-// The `doctor --json` report of `r`, checked to be one JSON object.
-Json Report(const CliResult& r) {
-  Json report = Json::parse(r.out, nullptr, false);
-  EXPECT_TRUE(report.is_object()) << r.out << r.err;
-  return report.is_object() ? report : Json::object();
-}
-
-// The check named `name` in `report` (null when absent).
-Json Check(const Json& report, const std::string& name) {
-  for (const Json& c : report.value("checks", Json::array())) {
-    if (c["check"] == name) return c;
-  }
-  ADD_FAILURE() << "no check " << name << " in " << report.dump();
-  return Json{{"status", "<absent>"}, {"detail", ""}};
-}
-
-// Every check OK (or WARN where the test servers lack something harmless).
-void ExpectAllPass(const Json& report, const std::vector<std::string>& may_warn = {}) {
-  EXPECT_EQ(report["ok"], true) << report.dump(2);
-  for (const Json& c : report["checks"]) {
-    bool warn_ok = std::find(may_warn.begin(), may_warn.end(), c["check"]) != may_warn.end();
-    if (warn_ok && c["status"] == "WARN") continue;
-    EXPECT_EQ(c["status"], "OK") << c.dump();
-  }
-}
 
 class DoctorTest : public ::testing::Test {
  protected:
@@ -106,14 +84,14 @@ TEST_F(DoctorTest, GoodS3ConditionalTablePassesAndPrintsAPolicyThatParses) {
   ASSERT_EQ(RunCli({"create", s3_.uri, "--schema", "id:long"}).exit_code, 0);
   CliResult r = RunCli({"doctor", s3_.uri, "--json"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  Json report = Report(r);
-  ExpectAllPass(report);
+  Json report = DoctorReport(r);
+  ExpectDoctorAllPass(report);
   EXPECT_EQ(report["mode"], "s3-conditional");
   for (const char* name : {"S3 credentials", "S3 endpoint", "s3:ListBucket", "s3:GetObject",
                            "s3:PutObject", "If-None-Match", "s3:DeleteObject"}) {
-    EXPECT_EQ(Check(report, name)["status"], "OK") << name;
+    EXPECT_EQ(DoctorCheck(report, name)["status"], "OK") << name;
   }
-  EXPECT_NE(Check(report, "s3:GetObject")["detail"].get<std::string>().find(CommitPath(0)),
+  EXPECT_NE(DoctorCheck(report, "s3:GetObject")["detail"].get<std::string>().find(CommitPath(0)),
             std::string::npos);
   // The probes are gone: only commit 0 (and nothing under .tmp/) is left.
   auto listing = s3_.store->List(kLogDir);
@@ -142,15 +120,16 @@ TEST_F(DoctorTest, GoodS3DynamoDbTablePasses) {
   ASSERT_EQ(Cli({"create", uri, "--schema", "id:long"}, DynamoDbOptions(ddb_table_)).exit_code, 0);
   CliResult r = Cli({"doctor", uri, "--json"}, DynamoDbOptions(ddb_table_));
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  Json report = Report(r);
+  Json report = DoctorReport(r);
   // dynalite has no time to live: that check warns.
-  ExpectAllPass(report, {"dynamodb:DescribeTimeToLive"});
+  ExpectDoctorAllPass(report, {"dynamodb:DescribeTimeToLive"});
   for (const char* name : {"CopyObject", "DynamoDB credentials", "DynamoDB endpoint",
                            "dynamodb:DescribeTable", "dynamodb:GetItem", "dynamodb:Query",
                            "dynamodb:PutItem"}) {
-    EXPECT_EQ(Check(report, name)["status"], "OK") << name;
+    EXPECT_EQ(DoctorCheck(report, name)["status"], "OK") << name;
   }
-  EXPECT_NE(Check(report, "dynamodb:Query")["detail"].get<std::string>().find(CommitFileName(0)),
+  EXPECT_NE(DoctorCheck(report, "dynamodb:Query")["detail"].get<std::string>().find(
+                CommitFileName(0)),
             std::string::npos);
   Json statements = report["policy"]["Statement"];
   ASSERT_EQ(statements.size(), 3u);
@@ -168,14 +147,14 @@ TEST_F(DoctorTest, WrongSecretKeyFailsNamingTheRejectedSignature) {
   ScopedEnv secret("AWS_SECRET_ACCESS_KEY", bad_secret);
   CliResult r = RunCli({"doctor", s3_.uri, "--json"});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  Json report = Report(r);
+  Json report = DoctorReport(r);
   EXPECT_EQ(report["ok"], false);
-  Json list = Check(report, "s3:ListBucket");
+  Json list = DoctorCheck(report, "s3:ListBucket");
   EXPECT_EQ(list["status"], "FAIL");
   const std::string detail = list["detail"];
   EXPECT_NE(detail.find("SignatureDoesNotMatch"), std::string::npos) << detail;
   EXPECT_NE(detail.find("environment (AWS_ACCESS_KEY_ID)"), std::string::npos) << detail;
-  EXPECT_EQ(Check(report, "s3:PutObject")["status"], "FAIL");
+  EXPECT_EQ(DoctorCheck(report, "s3:PutObject")["status"], "FAIL");
   EXPECT_EQ(r.out.find(bad_secret), std::string::npos);  // never printed
   EXPECT_EQ(r.err.find(bad_secret), std::string::npos);
 }
@@ -183,23 +162,23 @@ TEST_F(DoctorTest, WrongSecretKeyFailsNamingTheRejectedSignature) {
 TEST_F(DoctorTest, MissingDynamoDbTableFailsWithBothHints) {
   CliResult r = Cli({"doctor", s3_.uri, "--json"}, DynamoDbOptions(ddb_table_));
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  Json report = Report(r);
-  Json describe = Check(report, "dynamodb:DescribeTable");
+  Json report = DoctorReport(r);
+  Json describe = DoctorCheck(report, "dynamodb:DescribeTable");
   EXPECT_EQ(describe["status"], "FAIL");
   const std::string detail = describe["detail"];
   EXPECT_NE(detail.find("DynamoDB table " + ddb_table_ + " not found"), std::string::npos) << detail;
   EXPECT_NE(detail.find("deltacommit dynamodb create-table"), std::string::npos) << detail;
   EXPECT_NE(detail.find("--create-dynamodb-table"), std::string::npos) << detail;
-  EXPECT_EQ(Check(report, "dynamodb:PutItem")["status"], "SKIP");
-  EXPECT_EQ(Check(report, "s3:PutObject")["status"], "OK");  // S3 is fine
+  EXPECT_EQ(DoctorCheck(report, "dynamodb:PutItem")["status"], "SKIP");
+  EXPECT_EQ(DoctorCheck(report, "s3:PutObject")["status"], "OK");  // S3 is fine
 
   // Doctor never creates it, even when auto-create is on: then it only warns.
   CliResult with_auto = Cli({"doctor", s3_.uri, "--json", "--create-dynamodb-table"},
                             DynamoDbOptions(ddb_table_));
   EXPECT_EQ(with_auto.exit_code, 0) << with_auto.out;
-  EXPECT_EQ(Check(Report(with_auto), "dynamodb:DescribeTable")["status"], "WARN");
+  EXPECT_EQ(DoctorCheck(DoctorReport(with_auto), "dynamodb:DescribeTable")["status"], "WARN");
   EXPECT_EQ(client_->DescribeTable(ddb_table_).status().code(), StatusCode::kNotFound);
-  Json statements = Report(with_auto)["policy"]["Statement"];
+  Json statements = DoctorReport(with_auto)["policy"]["Statement"];
   ASSERT_EQ(statements.size(), 4u);
   EXPECT_EQ(statements[3]["Action"][0], "dynamodb:CreateTable");
 }
@@ -209,7 +188,7 @@ TEST_F(DoctorTest, DynamoDbTableWithAnotherKeySchemaFails) {
   ASSERT_TRUE(client_->WaitForTableActive(ddb_table_, std::chrono::seconds(60)).ok());
   CliResult r = Cli({"doctor", s3_.uri, "--json"}, DynamoDbOptions(ddb_table_));
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  Json describe = Check(Report(r), "dynamodb:DescribeTable");
+  Json describe = DoctorCheck(DoctorReport(r), "dynamodb:DescribeTable");
   EXPECT_EQ(describe["status"], "FAIL");
   EXPECT_NE(describe["detail"].get<std::string>().find(
                 "has key schema tableId S HASH, no RANGE key, but s3-dynamodb (Delta Spark, "
@@ -226,22 +205,22 @@ TEST_F(DoctorTest, DynamoDbTableWithAnotherKeySchemaFails) {
 TEST_F(DoctorTest, UnreachableEndpointsFailAndSkipTheirChecks) {
   CliResult r = RunCli({"doctor", s3_.uri, "--json", "--endpoint-url", "http://127.0.0.1:1"});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  Json report = Report(r);
-  Json endpoint = Check(report, "S3 endpoint");
+  Json report = DoctorReport(r);
+  Json endpoint = DoctorCheck(report, "S3 endpoint");
   EXPECT_EQ(endpoint["status"], "FAIL");
   EXPECT_NE(endpoint["detail"].get<std::string>().find("http://127.0.0.1:1 unreachable"),
             std::string::npos)
       << endpoint;
-  EXPECT_EQ(Check(report, "s3:ListBucket")["status"], "SKIP");
+  EXPECT_EQ(DoctorCheck(report, "s3:ListBucket")["status"], "SKIP");
 
   auto options = DynamoDbOptions(ddb_table_);
   options.insert(options.end(), {"--storage-option", "AWS_ENDPOINT_URL_DYNAMODB=http://127.0.0.1:1"});
   CliResult ddb = Cli({"doctor", s3_.uri, "--json"}, options);
   EXPECT_EQ(ddb.exit_code, 1);
-  Json ddb_report = Report(ddb);
-  EXPECT_EQ(Check(ddb_report, "S3 endpoint")["status"], "OK");
-  EXPECT_EQ(Check(ddb_report, "DynamoDB endpoint")["status"], "FAIL");
-  EXPECT_EQ(Check(ddb_report, "dynamodb:DescribeTable")["status"], "SKIP");
+  Json ddb_report = DoctorReport(ddb);
+  EXPECT_EQ(DoctorCheck(ddb_report, "S3 endpoint")["status"], "OK");
+  EXPECT_EQ(DoctorCheck(ddb_report, "DynamoDB endpoint")["status"], "FAIL");
+  EXPECT_EQ(DoctorCheck(ddb_report, "dynamodb:DescribeTable")["status"], "SKIP");
 }
 
 TEST(DoctorLocalTest, LocalTablePassesAndAFileInsteadOfADirectoryFails) {
@@ -250,15 +229,15 @@ TEST(DoctorLocalTest, LocalTablePassesAndAFileInsteadOfADirectoryFails) {
   ASSERT_EQ(RunCli({"create", table, "--schema", "id:long"}).exit_code, 0);
   CliResult r = RunCli({"doctor", table, "--json"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  Json report = Report(r);
-  ExpectAllPass(report);
-  EXPECT_EQ(Check(report, "atomic create-if-absent")["status"], "OK");
+  Json report = DoctorReport(r);
+  ExpectDoctorAllPass(report);
+  EXPECT_EQ(DoctorCheck(report, "atomic create-if-absent")["status"], "OK");
   EXPECT_TRUE(report["policy"].is_null());
   EXPECT_EQ(RunCli({"doctor", table, "--policy-only"}).exit_code, 2);
   std::ofstream(dir / "file") << "x";
   CliResult file = RunCli({"doctor", (dir / "file").string(), "--json"});
   EXPECT_EQ(file.exit_code, 1);
-  EXPECT_EQ(Check(Report(file), "table directory")["status"], "FAIL");
+  EXPECT_EQ(DoctorCheck(DoctorReport(file), "table directory")["status"], "FAIL");
   std::filesystem::remove_all(dir);
 }
 
