@@ -95,6 +95,7 @@ int RunDoctor(const DoctorArgs& args) {
     if (table->mode == "s3-dynamodb") CheckDynamoDbTable(*table, report);
     CheckCommitService(*table, options, listed_latest, report);  // service, coordinated
   }
+  CheckTableCoordinator(*table, report);
   if (args.json) {
     std::cout << ReportJson(*table, report, policy).dump() << "\n";
   } else {

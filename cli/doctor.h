@@ -75,6 +75,12 @@ void CheckDynamoDbTable(OpenTable& table, DoctorReport& report);  // s3-dynamodb
 void CheckCommitService(OpenTable& table, const TableOptions& options,
                         std::optional<Version> listed_latest, DoctorReport& report);
 
+// "commit coordinator" (doctor_coordinator.cc), every mode: the table's
+// coordinator (delta.coordinatedCommits.commitCoordinator-preview) lets this
+// mode commit: FAIL when a filesystem mode meets a coordinated table or the
+// coordinated mode a table without one.
+void CheckTableCoordinator(OpenTable& table, DoctorReport& report);
+
 // Marks `names` as skipped because `why`.
 void SkipChecks(const std::vector<std::string>& names, const std::string& why,
                 DoctorReport& report);

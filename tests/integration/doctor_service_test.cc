@@ -151,9 +151,13 @@ TEST_P(DoctorServiceModesTest, AGoodSetupPassesEveryCheckAndCommitsNothing) {
   for (const char* name :
        {"S3 credentials", "S3 endpoint", "s3:ListBucket", "s3:GetObject", "s3:PutObject",
         "s3:DeleteObject", "sts:GetSessionToken", "session on S3", "service endpoint",
-        "service ready", "service:commit", "service:read", "pending commits"}) {
+        "service ready", "service:commit", "service:read", "pending commits",
+        "commit coordinator"}) {
     EXPECT_EQ(DoctorCheck(report, name)["status"], "OK") << name;
   }
+  EXPECT_THAT(Detail(report, "commit coordinator"),
+              HasSubstr(mode_ == "coordinated" ? "names commit coordinator \"deltacommit\""
+                                               : "names no commit coordinator"));
   EXPECT_THAT(r.out, Not(HasSubstr("If-None-Match")));  // the table exists
   EXPECT_THAT(Detail(report, "sts:GetSessionToken"), HasSubstr("got a session"));
   EXPECT_THAT(Detail(report, "service:commit"), HasSubstr("nothing was committed"));
@@ -340,6 +344,32 @@ TEST_P(DoctorServiceModesTest, ALogWrittenAroundTheServiceFails) {
               HasSubstr("the log has " + CommitPath(2) +
                         " but the service's latest ratified version is 1: versions 2 to 2 were "
                         "written around the service"));
+}
+
+TEST_P(DoctorServiceModesTest, AModeTheTablesCoordinatorRefusesFailsTheCoordinatorCheck) {
+  ASSERT_NO_FATAL_FAILURE(CreateAndCommitOne());
+  // s3-conditional on the table: fine for a service-mode table, refused for
+  // a coordinated one.
+  CliResult direct = RunCli({"doctor", table_, "--json", "--log-store", "s3-conditional"});
+  json check = DoctorCheck(DoctorReport(direct), "commit coordinator");
+  if (mode_ == "service") {
+    EXPECT_EQ(check["status"], "OK") << check;
+    return;
+  }
+  EXPECT_EQ(direct.exit_code, 1) << direct.out << direct.err;
+  EXPECT_EQ(check["status"], "FAIL") << check;
+  EXPECT_THAT(check["detail"].get<std::string>(),
+              HasSubstr("would bypass it: use --log-store coordinated"));
+}
+
+TEST_F(DoctorServiceTest, ACoordinatedWriterOnAPlainTableFailsTheCoordinatorCheck) {
+  CliResult created = RunCli({"create", table_, "--schema", "id:long"});
+  ASSERT_EQ(created.exit_code, 0) << created.err;
+  CliResult r = Doctor(writer_token_);
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  json check = DoctorCheck(DoctorReport(r), "commit coordinator");
+  EXPECT_EQ(check["status"], "FAIL") << check;
+  EXPECT_THAT(check["detail"].get<std::string>(), HasSubstr("names no commit coordinator"));
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, DoctorServiceModesTest,
