@@ -21,6 +21,7 @@
 
 #include "deltacommit/actions.h"
 #include "deltacommit/status.h"
+#include "service/state/commit_record.h"
 
 namespace deltacommit::service {
 
@@ -40,13 +41,6 @@ struct BlindAppend {
 // otherwise, or when there is no add and no txn, or read_version < 0.
 // Paths are CheckCommitContent's business.
 StatusOr<BlindAppend> ParseBlindAppend(std::string_view actions, Version read_version);
-
-// Where an appId's latest txn landed.
-struct AppliedTxn {
-  int64_t txn_version = 0;
-  Version commit_version = -1;
-  friend bool operator==(const AppliedTxn&, const AppliedTxn&) = default;
-};
 
 // What the service knows of a table, from the commits it ratified.
 struct AppendTableState {

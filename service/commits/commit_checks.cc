@@ -44,6 +44,20 @@ Status CheckKind(const Action& action, SingletonCounts& counts) {
   return OkStatus();
 }
 
+Status NoteTxn(const Action& action, CheckedCommit& checked) {
+  const auto* txn = std::get_if<SetTransaction>(&action);
+  if (txn == nullptr) return OkStatus();
+  if (txn->app_id.empty()) return InvalidArgumentError("txn with an empty appId");
+  for (const AppTxn& seen : checked.app_txns) {
+    if (seen.app_id == txn->app_id) {
+      return InvalidArgumentError("a second txn for appId \"" + txn->app_id +
+                                  "\": a commit holds at most one per application");
+    }
+  }
+  checked.app_txns.push_back(AppTxn{txn->app_id, txn->version});
+  return OkStatus();
+}
+
 void NoteTimestamp(const Action& action, CheckedCommit& checked) {
   const auto* info = std::get_if<CommitInfo>(&action);
   if (info == nullptr) return;
@@ -59,7 +73,7 @@ Status CheckLine(std::string_view table, std::string_view line, ActionParser& pa
   DC_RETURN_IF_ERROR(CheckKind(action, counts));
   DC_RETURN_IF_ERROR(CheckActionPaths(table, action));
   NoteTimestamp(action, checked);
-  return OkStatus();
+  return NoteTxn(action, checked);
 }
 
 }  // namespace

@@ -10,10 +10,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "adapters/aws/credentials.h"
 #include "deltacommit/actions.h"
 #include "deltacommit/status.h"
+#include "service/state/commit_record.h"
 
 namespace deltacommit::service {
 
@@ -28,6 +30,8 @@ struct CheckedCommit {
   int64_t size = 0;
   // commitInfo.inCommitTimestamp, else commitInfo.timestamp.
   std::optional<int64_t> commit_timestamp_ms;
+  // The txn actions, one per appId (recorded when the commit is ratified).
+  std::vector<AppTxn> app_txns;
 };
 
 // Checks `content`, the bytes of a commit file for `table`: one action per

@@ -54,6 +54,8 @@ TEST(CheckCommitContentTest, RefusesBadContentNamingTheLine) {
        "line 2: path \"../x.parquet\""},
       {info + "{\"remove\":{\"path\":\"s3://other/x.parquet\",\"dataChange\":true}}",
        "outside the table"},
+      {info + "{\"txn\":{\"appId\":\"a\",\"version\":1}}\n{\"txn\":{\"appId\":\"a\",\"version\":2}}",
+       "line 3: a second txn for appId \"a\""},
   };
   for (const auto& c : cases) {
     StatusOr<CheckedCommit> checked = CheckCommitContent(kTable, c.content, {});
@@ -61,6 +63,15 @@ TEST(CheckCommitContentTest, RefusesBadContentNamingTheLine) {
     EXPECT_EQ(checked.status().code(), StatusCode::kInvalidArgument) << c.content;
     EXPECT_THAT(checked.status().message(), HasSubstr(c.expected));
   }
+}
+
+TEST(CheckCommitContentTest, CollectsTheTxnsToRecord) {
+  StatusOr<CheckedCommit> checked = CheckCommitContent(
+      kTable,
+      "{\"txn\":{\"appId\":\"a\",\"version\":3}}\n{\"txn\":{\"appId\":\"b\",\"version\":1}}\n",
+      {});
+  ASSERT_TRUE(checked.ok()) << checked.status().ToString();
+  EXPECT_EQ(checked->app_txns, (std::vector<AppTxn>{{"a", 3}, {"b", 1}}));
 }
 
 TEST(CheckCommitContentTest, OverTheLimitsIsResourceExhaustedNamingTheLimit) {

@@ -77,6 +77,7 @@ CommitRecord CommitService::RecordOf(const CommitRequest& request, const Checked
   record.size = checked.size;
   record.ratified_at_ms = clock_.NowMillis();
   record.commit_timestamp_ms = checked.commit_timestamp_ms.value_or(record.ratified_at_ms);
+  record.app_txns = checked.app_txns;
   return record;
 }
 

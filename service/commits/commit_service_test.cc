@@ -82,6 +82,15 @@ TEST_F(CommitServiceTest, AStagedCopyDeletedByAnotherPublisherIsNotAnInconsisten
   EXPECT_THAT(observer_.Inconsistent(), ElementsAre(2));
 }
 
+TEST_F(CommitServiceTest, ACommitsTxnsAreRecordedWithItsVersion) {
+  ASSERT_TRUE(CommitInline(0, CommitActions("a")).ok());
+  const std::string with_txn = CommitActions("b") + "{\"txn\":{\"appId\":\"stream\",\"version\":7}}\n";
+  ASSERT_TRUE(CommitInline(1, with_txn).ok());
+  auto applied = sqlite_->LatestAppTxn(table_, "stream");
+  ASSERT_TRUE(applied.ok()) << applied.status().ToString();
+  EXPECT_EQ(*applied, (AppliedTxn{7, 1}));
+}
+
 TEST_F(CommitServiceTest, ReplayIsRecognisedAfterItsRecordWasForgotten) {
   for (Version v = 0; v <= 3; ++v) ASSERT_TRUE(CommitInline(v, CommitActions(std::to_string(v))).ok());
   auto forgotten = sqlite_->ForgetPublishedBefore(table_, 3);

@@ -60,6 +60,15 @@ Status ValidateCommitRecord(const CommitRecord& record) {
                                "' is not 64 lower-case hex digits");
   }
   if (record.size < 0) return Invalid(record, "size is negative");
+  for (size_t i = 0; i < record.app_txns.size(); ++i) {
+    const std::string& app = record.app_txns[i].app_id;
+    if (app.empty()) return Invalid(record, "a txn has an empty appId");
+    for (size_t j = 0; j < i; ++j) {
+      if (record.app_txns[j].app_id == app) {
+        return Invalid(record, "two txns for appId '" + app + "'");
+      }
+    }
+  }
   return OkStatus();
 }
 

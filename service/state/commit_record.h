@@ -7,11 +7,27 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "deltacommit/actions.h"
 #include "deltacommit/status.h"
 
 namespace deltacommit::service {
+
+// A `txn` action of a commit: application `app_id` is at `txn_version`.
+struct AppTxn {
+  std::string app_id;
+  int64_t txn_version = 0;
+  friend bool operator==(const AppTxn&, const AppTxn&) = default;
+};
+
+// Where an application's latest txn landed: the commit version that holds
+// it. Appends use it to answer a writer's retry (issue 9).
+struct AppliedTxn {
+  int64_t txn_version = 0;
+  Version commit_version = -1;
+  friend bool operator==(const AppliedTxn&, const AppliedTxn&) = default;
+};
 
 struct CommitRecord {
   std::string
@@ -30,6 +46,9 @@ struct CommitRecord {
   // Set by reads: _delta_log/<v>.json has been written (the store was told
   // so with MarkPublishedThrough). Ratify ignores it.
   bool published = false;
+  // The commit's txn actions (distinct app ids). Ratify records each as the
+  // application's latest (StateStore::LatestAppTxn); reads leave it empty.
+  std::vector<AppTxn> app_txns;
 
   friend bool operator==(const CommitRecord&, const CommitRecord&) = default;
 };

@@ -20,7 +20,8 @@ CommitRecord Valid() {
           123,
           1,
           2,
-          false};
+          false,
+          {}};
 }
 
 TEST(CommitRecordTest, SameCommitComparesWhatTheWriterSent) {

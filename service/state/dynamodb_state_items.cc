@@ -17,6 +17,24 @@ constexpr char kRatifiedAtMs[] = "ratified_at_ms";
 constexpr char kCommitTimestampMs[] = "commit_timestamp_ms";
 constexpr char kLatest[] = "latest";
 constexpr char kPublishedThrough[] = "published_through";
+constexpr std::string_view kAppPrefix = "app:";
+constexpr char kTxnVersion[] = "txn_version";
+constexpr char kCommitVersion[] = "commit_version";
+
+AttributeValue AppliedTxnValue(const AppTxn& txn, Version commit_version) {
+  return AttributeValue::Map(Item{{kTxnVersion, AttributeValue::Number(txn.txn_version)},
+                                  {kCommitVersion, AttributeValue::Number(commit_version)}});
+}
+
+// "SET ..., #a0 = :a0, ..." for each of the record's txns.
+void AddAppTxnUpdates(const CommitRecord& record, dynamodb::Expression& update) {
+  for (size_t i = 0; i < record.app_txns.size(); ++i) {
+    const std::string name = "#a" + std::to_string(i), value = ":a" + std::to_string(i);
+    update.text += ", " + name + " = " + value;
+    update.names[name] = std::string(kAppPrefix) + record.app_txns[i].app_id;
+    update.values[value] = AppliedTxnValue(record.app_txns[i], record.version);
+  }
+}
 
 // The record's attributes other than the key, shared by both item kinds.
 void AddRecordAttributes(const CommitRecord& record, Item& item) {
@@ -111,6 +129,9 @@ dynamodb::PutItemRequest FirstHeadRequest(const std::string& dynamodb_table,
   AddRecordAttributes(record, item);
   item[kLatest] = AttributeValue::Number(record.version);
   item[kPublishedThrough] = AttributeValue::Number(record.version - 1);
+  for (const AppTxn& txn : record.app_txns) {
+    item[std::string(kAppPrefix) + txn.app_id] = AppliedTxnValue(txn, record.version);
+  }
   return {dynamodb_table,
           std::move(item),
           {"attribute_not_exists(#v)", {{"#v", kVersionAttribute}}}};
@@ -136,6 +157,7 @@ dynamodb::UpdateItemRequest AdvanceHeadRequest(
        {":s", AttributeValue::Number(record.size)},
        {":r", AttributeValue::Number(record.ratified_at_ms)},
        {":c", AttributeValue::Number(record.commit_timestamp_ms)}}};
+  AddAppTxnUpdates(record, request.update);
   request.condition = {
       "#l = :previous",
       {{"#l", kLatest}},
@@ -183,6 +205,22 @@ StatusOr<TableHead> HeadFromItem(const Item& item,
   DC_ASSIGN_OR_RETURN(
       head.latest_record,
       DecodeRecord(item, dynamodb_table, head.latest, head.published_through));
+  for (const auto& [name, value] : item) {
+    if (!std::string_view(name).starts_with(kAppPrefix)) continue;
+    std::optional<int64_t> txn, commit;
+    if (value.type() == AttributeValue::Type::kMap) {
+      auto t = value.map().find(kTxnVersion);
+      auto c = value.map().find(kCommitVersion);
+      if (t != value.map().end()) txn = t->second.AsInt64();
+      if (c != value.map().end()) commit = c->second.AsInt64();
+    }
+    if (!txn || !commit) {
+      return Malformed(item, dynamodb_table,
+                       "attribute " + name + " is not a map of integers " + kTxnVersion +
+                           " and " + kCommitVersion);
+    }
+    head.app_txns[name.substr(kAppPrefix.size())] = AppliedTxn{*txn, *commit};
+  }
   return head;
 }
 

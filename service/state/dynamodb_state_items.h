@@ -18,6 +18,11 @@
 //         published_through    N  every version <= it is in _delta_log/<v>.json
 //         staged_file, content_sha256, size, ratified_at_ms,
 //         commit_timestamp_ms     the record of version `latest`
+//         app:<appId>          M  {txn_version N, commit_version N}: the
+//                                 latest txn of each application, set by
+//                                 the head write that ratifies it (the item
+//                                 limit of 400 KB bounds the applications
+//                                 per table to some thousands)
 //
 // Ratifying v is one conditional write of the head (latest = v - 1 -> v),
 // which carries v's record; v's own commit item is written by whoever
@@ -33,6 +38,8 @@
 #include "adapters/dynamodb/dynamodb_client.h"
 #include "service/state/commit_record.h"
 
+#include <map>
+
 namespace deltacommit::service {
 
 inline constexpr Version kHeadVersion = -1;
@@ -45,6 +52,7 @@ struct TableHead {
   Version latest = -1;
   Version published_through = -1;
   CommitRecord latest_record;  // `published` set from published_through
+  std::map<std::string, AppliedTxn, std::less<>> app_txns;
 };
 
 dynamodb::Item ItemKey(const std::string& table, Version version);

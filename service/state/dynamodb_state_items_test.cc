@@ -24,7 +24,8 @@ CommitRecord Record(Version version) {
           321,
           1'700'000'000'000,
           1'699'999'999'000,
-          false};
+          false,
+          {}};
 }
 
 TEST(DynamoDbStateItemsTest, CommitItemHasTheDocumentedAttributes) {
@@ -72,6 +73,27 @@ TEST(DynamoDbStateItemsTest, AdvanceHeadIsACompareAndSwapOnLatest) {
   EXPECT_EQ(update.update.values.at(":v"), AttributeValue::Number(8));
   EXPECT_THAT(update.update.text,
               ::testing::Not(HasSubstr("published_through")));
+}
+
+TEST(DynamoDbStateItemsTest, TheHeadWriteThatRatifiesACommitRecordsItsTxns) {
+  CommitRecord r = Record(8);
+  r.app_txns = {{"stream-a", 3}, {"b", 1}};
+  dynamodb::UpdateItemRequest update = AdvanceHeadRequest(kDynamoTable, r);
+  EXPECT_THAT(update.update.text, HasSubstr(", #a0 = :a0, #a1 = :a1"));
+  EXPECT_EQ(update.update.names.at("#a0"), "app:stream-a");
+  const Item applied{{"txn_version", AttributeValue::Number(3)},
+                     {"commit_version", AttributeValue::Number(8)}};
+  EXPECT_EQ(update.update.values.at(":a0"), AttributeValue::Map(applied));
+
+  Item head_item = FirstHeadRequest(kDynamoTable, r).item;
+  EXPECT_EQ(head_item.at("app:stream-a"), AttributeValue::Map(applied));
+  auto head = HeadFromItem(head_item, kDynamoTable);
+  ASSERT_TRUE(head.ok()) << head.status().ToString();
+  EXPECT_EQ(head->app_txns.at("stream-a"), (AppliedTxn{3, 8}));
+  EXPECT_EQ(head->app_txns.at("b"), (AppliedTxn{1, 8}));
+  head_item["app:b"] = AttributeValue::String("1");
+  EXPECT_THAT(HeadFromItem(head_item, kDynamoTable).status().message(),
+              HasSubstr("attribute app:b is not a map of integers"));
 }
 
 TEST(DynamoDbStateItemsTest, MarkPublishedNeverLowersNorPassesLatest) {

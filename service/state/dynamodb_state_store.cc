@@ -280,4 +280,14 @@ Status CreateServiceStateTable(dynamodb::DynamoDbClient& client,
   return client.WaitForTableActive(name, kServiceStateTableActiveTimeout);
 }
 
+StatusOr<std::optional<AppliedTxn>> DynamoDbStateStore::LatestAppTxn(
+    const std::string& table, std::string_view app_id) {
+  DC_RETURN_IF_ERROR(CheckStateArguments(table, 0));
+  DC_ASSIGN_OR_RETURN(std::optional<TableHead> head, ReadHead(table));
+  if (!head) return std::optional<AppliedTxn>();
+  auto it = head->app_txns.find(app_id);
+  if (it == head->app_txns.end()) return std::optional<AppliedTxn>();
+  return std::optional<AppliedTxn>(it->second);
+}
+
 }  // namespace deltacommit::service

@@ -69,6 +69,8 @@ class DynamoDbStateStore : public StateStore {
                               Version version) override;
   StatusOr<int64_t> ForgetPublishedBefore(const std::string& table,
                                           Version version) override;
+  StatusOr<std::optional<AppliedTxn>> LatestAppTxn(const std::string& table,
+                                                   std::string_view app_id) override;
 
  private:
   StatusOr<std::optional<TableHead>> ReadHead(const std::string& table);

@@ -25,6 +25,17 @@ CREATE TABLE commits (
 ) STRICT, WITHOUT ROWID;
 )sql";
 
+// Version 2: issue 9's appends answer a writer's retry by its txn.
+constexpr char kCreateV2[] = R"sql(
+CREATE TABLE app_txns (
+  table_uri TEXT NOT NULL,
+  app_id TEXT NOT NULL,
+  txn_version INTEGER NOT NULL,
+  commit_version INTEGER NOT NULL CHECK (commit_version >= 0),
+  PRIMARY KEY (table_uri, app_id)
+) STRICT, WITHOUT ROWID;
+)sql";
+
 StatusOr<int> QueryInt(SqliteDb& db, const char* sql) {
   DC_ASSIGN_OR_RETURN(std::string text, db.QueryText(sql));
   int value = 0;
@@ -60,11 +71,14 @@ Status CreateOrCheck(SqliteDb& db) {
         std::to_string(kSqliteSchemaVersion) + "): run a newer deltacommit");
   }
   if (version == kSqliteSchemaVersion) return OkStatus();
-  DC_ASSIGN_OR_RETURN(int objects,
-                      QueryInt(db, "SELECT count(*) FROM sqlite_schema"));
-  if (objects != 0)
-    return NotOurs(db, "it has other tables and no schema version");
-  DC_RETURN_IF_ERROR(db.Exec(kCreateV1));
+  if (version == 0) {
+    DC_ASSIGN_OR_RETURN(int objects,
+                        QueryInt(db, "SELECT count(*) FROM sqlite_schema"));
+    if (objects != 0)
+      return NotOurs(db, "it has other tables and no schema version");
+    DC_RETURN_IF_ERROR(db.Exec(kCreateV1));
+  }
+  DC_RETURN_IF_ERROR(db.Exec(kCreateV2));  // from version 0 or 1
   return db.Exec(
       ("PRAGMA application_id = " + std::to_string(kSqliteApplicationId) +
        "; PRAGMA user_version = " + std::to_string(kSqliteSchemaVersion))

@@ -1,6 +1,6 @@
 // The SQLite state store's schema, created or migrated when a file is
-// opened. Version 1 (PRAGMA user_version = 1; PRAGMA application_id marks
-// the file as a deltacommit state store):
+// opened. Version 2 (PRAGMA user_version = 2; PRAGMA application_id marks
+// the file as a deltacommit state store; a version 1 file gains app_txns):
 //
 //   tables   one row per table with state
 //     table_uri          TEXT PRIMARY KEY   normalised table URI
@@ -10,8 +10,11 @@
 //     table_uri, version                    PRIMARY KEY
 //     staged_file, content_sha256           TEXT
 //     size, ratified_at_ms, commit_timestamp_ms  INTEGER
+//   app_txns  (version 2) the latest txn per application and table
+//     table_uri, app_id                     PRIMARY KEY
+//     txn_version, commit_version           INTEGER
 //
-// Both are STRICT (SQLite checks the column types) and WITHOUT ROWID (rows
+// All are STRICT (SQLite checks the column types) and WITHOUT ROWID (rows
 // are stored in key order, so a table's commits are contiguous on disk).
 //
 // Thread-safety: as SqliteDb.
@@ -21,7 +24,7 @@
 
 namespace deltacommit::service {
 
-inline constexpr int kSqliteSchemaVersion = 1;
+inline constexpr int kSqliteSchemaVersion = 2;
 // "DCSS" (deltacommit state store), in PRAGMA application_id.
 inline constexpr int kSqliteApplicationId = 0x44435353;
 

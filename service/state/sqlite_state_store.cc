@@ -22,6 +22,8 @@ enum Sql : size_t {
   kSetLatest,
   kSetPublishedThrough,
   kForgetBefore,
+  kUpsertAppTxn,
+  kSelectAppTxn,
   kSqlCount,
 };
 
@@ -47,6 +49,11 @@ constexpr const char* kSqlText[kSqlCount] = {
     "UPDATE tables SET published_through = ?2 WHERE table_uri = ?1 AND "
     "published_through < ?2",
     "DELETE FROM commits WHERE table_uri = ?1 AND version < ?2",
+    // The last ratified txn of an app wins, as in log replay.
+    "INSERT INTO app_txns (table_uri, app_id, txn_version, commit_version) "
+    "VALUES (?1, ?2, ?3, ?4) ON CONFLICT (table_uri, app_id) DO UPDATE SET "
+    "txn_version = excluded.txn_version, commit_version = excluded.commit_version",
+    "SELECT txn_version, commit_version FROM app_txns WHERE table_uri = ?1 AND app_id = ?2",
 };
 
 }  // namespace
@@ -143,7 +150,8 @@ StatusOr<CommitRecord> RecordFromRow(const SqliteStatement& row,
                       row.ColumnInt64(3),
                       row.ColumnInt64(4),
                       row.ColumnInt64(5),
-                      false};
+                      false,
+                      {}};
   record.published = record.version <= published_through;
   Status valid = ValidateCommitRecord(record);
   if (!valid.ok())
@@ -213,6 +221,14 @@ Status SqliteStateStore::RatifyInTransaction(const CommitRecord& record,
     return NotNextVersion(record, state->latest, conflict);
   }
   DC_RETURN_IF_ERROR(InsertRecord(record));
+  for (const AppTxn& txn : record.app_txns) {
+    SqliteStatement& upsert = (*statements_)[kUpsertAppTxn];
+    upsert.Bind(1, record.table);
+    upsert.Bind(2, txn.app_id);
+    upsert.Bind(3, txn.txn_version);
+    upsert.Bind(4, record.version);
+    DC_RETURN_IF_ERROR(upsert.Run());
+  }
   SqliteStatement& update = (*statements_)[state ? kSetLatest : kInsertTable];
   update.Bind(1, record.table);
   update.Bind(2, record.version);
@@ -323,6 +339,19 @@ StatusOr<int64_t> SqliteStateStore::ForgetPublishedBefore(
     DC_RETURN_IF_ERROR(forget.Run());
     return db_->Changes();
   });
+}
+
+StatusOr<std::optional<AppliedTxn>> SqliteStateStore::LatestAppTxn(
+    const std::string& table, std::string_view app_id) {
+  DC_RETURN_IF_ERROR(CheckStateArguments(table, 0));
+  std::lock_guard lock(mu_);
+  SqliteStatement& select = (*statements_)[kSelectAppTxn];
+  ResetOnExit reset(select);
+  select.Bind(1, table);
+  select.Bind(2, app_id);
+  DC_ASSIGN_OR_RETURN(bool row, select.Step());
+  if (!row) return std::optional<AppliedTxn>();
+  return std::optional<AppliedTxn>(AppliedTxn{select.ColumnInt64(0), select.ColumnInt64(1)});
 }
 
 }  // namespace deltacommit::service

@@ -62,6 +62,8 @@ class SqliteStateStore : public StateStore {
                               Version version) override;
   StatusOr<int64_t> ForgetPublishedBefore(const std::string& table,
                                           Version version) override;
+  StatusOr<std::optional<AppliedTxn>> LatestAppTxn(const std::string& table,
+                                                   std::string_view app_id) override;
 
  private:
   class Statements;

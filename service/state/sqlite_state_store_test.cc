@@ -32,7 +32,8 @@ CommitRecord Record(Version version) {
           10,
           1,
           2,
-          false};
+          false,
+          {}};
 }
 
 class SqliteStateStoreTest : public ::testing::Test {
@@ -100,12 +101,33 @@ TEST_F(SqliteStateStoreTest, DatabaseOfAnotherApplicationIsRefused) {
 
 TEST_F(SqliteStateStoreTest, NewerSchemaIsRefused) {
   ASSERT_TRUE(OpenStatus(path_).ok());
-  ASSERT_TRUE(RawDb(path_)->Exec("PRAGMA user_version = 2").ok());
+  ASSERT_TRUE(RawDb(path_)->Exec("PRAGMA user_version = 3").ok());
   Status s = OpenStatus(path_);
   EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition) << s.ToString();
   EXPECT_THAT(
       s.message(),
-      HasSubstr("schema version 2, newer than this deltacommit knows (1)"));
+      HasSubstr("schema version 3, newer than this deltacommit knows (2)"));
+}
+
+// A file written by the previous release (schema 1, no app_txns) keeps its
+// commits and gains the table appends need.
+TEST_F(SqliteStateStoreTest, AVersionOneFileIsMigrated) {
+  {
+    auto store = SqliteStateStore::Open({path_});
+    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    ASSERT_TRUE((*store)->Ratify(Record(0), nullptr).ok());
+  }
+  ASSERT_TRUE(RawDb(path_)->Exec("DROP TABLE app_txns; PRAGMA user_version = 1").ok());
+  auto store = SqliteStateStore::Open({path_});
+  ASSERT_TRUE(store.ok()) << store.status().ToString();
+  EXPECT_EQ(RawDb(path_)->QueryText("PRAGMA user_version").value(), "2");
+  auto latest = (*store)->Latest(kTable);
+  ASSERT_TRUE(latest.ok() && latest->has_value());
+  EXPECT_EQ((*latest)->version, 0);
+  CommitRecord one = Record(1);
+  one.app_txns = {{"app", 4}};
+  ASSERT_TRUE((*store)->Ratify(one, nullptr).ok());
+  EXPECT_EQ((*store)->LatestAppTxn(kTable, "app").value(), (AppliedTxn{4, 1}));
 }
 
 TEST_F(SqliteStateStoreTest, NewFileIsWalWithTheSchemaVersion) {

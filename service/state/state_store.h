@@ -92,6 +92,12 @@ class StateStore {
   virtual Status MarkPublishedThrough(const std::string& table,
                                       Version version) = 0;
 
+  // The latest txn of application `app_id` on `table` among the commits
+  // ratified here (CommitRecord::app_txns; the last ratified wins, as in log
+  // replay), or nullopt when none had one.
+  virtual StatusOr<std::optional<AppliedTxn>> LatestAppTxn(const std::string& table,
+                                                           std::string_view app_id) = 0;
+
   // Deletes the records of published versions below `version`, always
   // keeping the latest record (Latest() must keep answering). Returns how
   // many were deleted. Ratification does not depend on these records, so

@@ -37,7 +37,8 @@ CommitRecord Record(const std::string& table, Version version,
           1000 + version,
           1'700'000'000'000 + version,
           1'699'999'999'000 + version,
-          false};
+          false,
+          {}};
 }
 
 std::vector<Version> Versions(const std::vector<CommitRecord>& records) {
@@ -214,6 +215,36 @@ TYPED_TEST(StateStoreContractTest, RatifiesInOrderAndListsAscending) {
   auto all = this->store().ListFrom(this->table_, 0, 100);
   ASSERT_TRUE(all.ok()) << all.status().ToString();
   EXPECT_EQ(*all, records);
+}
+
+// Appends answer a writer's retry by its txn (issue 9): each ratified
+// commit's txns become their applications' latest, the last one winning as
+// in log replay; a refused ratification records none.
+TYPED_TEST(StateStoreContractTest, RatifiedTxnsAreEachApplicationsLatest) {
+  auto latest = [&](const std::string& app) {
+    auto txn = this->store().LatestAppTxn(this->table_, app);
+    EXPECT_TRUE(txn.ok()) << txn.status().ToString();
+    return txn.ok() ? *txn : std::nullopt;
+  };
+  CommitRecord zero = Record(this->table_, 0);
+  zero.app_txns = {{"stream-a", 1}, {"stream-b", 5}};
+  this->MustRatify(zero);
+  CommitRecord one = Record(this->table_, 1);
+  one.app_txns = {{"stream-a", 2}};
+  this->MustRatify(one);
+  this->MustRatify(Record(this->table_, 2));
+  CommitRecord loser = Record(this->table_, 2, "other");
+  loser.app_txns = {{"stream-c", 9}};
+  EXPECT_EQ(this->store().Ratify(loser, nullptr).code(), StatusCode::kAlreadyExists);
+  EXPECT_EQ(latest("stream-a"), (AppliedTxn{2, 1}));
+  EXPECT_EQ(latest("stream-b"), (AppliedTxn{5, 0}));
+  EXPECT_EQ(latest("stream-c"), std::nullopt);
+  auto elsewhere = this->store().LatestAppTxn(this->table_ + "-other", "stream-a");
+  ASSERT_TRUE(elsewhere.ok());
+  EXPECT_EQ(*elsewhere, std::nullopt);
+  CommitRecord twice = Record(this->table_, 3);
+  twice.app_txns = {{"x", 1}, {"x", 2}};
+  EXPECT_EQ(this->store().Ratify(twice, nullptr).code(), StatusCode::kInvalidArgument);
 }
 
 TYPED_TEST(StateStoreContractTest, GapIsRefusedNamingTheLatest) {

@@ -50,4 +50,10 @@ StatusOr<int64_t> FaultyStateStore::ForgetPublishedBefore(const std::string& tab
   return base_.ForgetPublishedBefore(table, version);
 }
 
+StatusOr<std::optional<AppliedTxn>> FaultyStateStore::LatestAppTxn(const std::string& table,
+                                                                   std::string_view app_id) {
+  DC_RETURN_IF_ERROR(Down());
+  return base_.LatestAppTxn(table, app_id);
+}
+
 }  // namespace deltacommit::service::testing

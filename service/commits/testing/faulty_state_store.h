@@ -33,6 +33,8 @@ class FaultyStateStore : public StateStore {
                                                   int64_t limit) override;
   Status MarkPublishedThrough(const std::string& table, Version version) override;
   StatusOr<int64_t> ForgetPublishedBefore(const std::string& table, Version version) override;
+  StatusOr<std::optional<AppliedTxn>> LatestAppTxn(const std::string& table,
+                                                   std::string_view app_id) override;
 
  private:
   Status Down() const;
