@@ -6,6 +6,7 @@
 #include <string_view>
 #include <utility>
 
+#include "deltacommit/ascii.h"
 #include "adapters/aws/aws_config.h"
 #include "adapters/aws/credentials.h"
 #include "adapters/aws/errors.h"
@@ -51,17 +52,6 @@ class RequestS3ObjectStore : private ProviderHolder, public S3ObjectStore {
         S3ObjectStore(std::move(config), http, *provider, clock) {}
 };
 
-bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
-
 }  // namespace
 
 S3ObjectStoreFactory::S3ObjectStoreFactory(aws::HttpClient& http, CommitObserver& observer,
@@ -98,7 +88,7 @@ std::string_view S3ActionOf(const aws::HttpRequest& request) {
   if (request.method == "DELETE") return "DeleteObject";
   if (request.method == "PUT") {
     for (const auto& [name, value] : request.headers) {
-      if (EqualsIgnoringCase(name, "x-amz-copy-source")) return "CopyObject";
+      if (EqualsIgnoreCase(name, "x-amz-copy-source")) return "CopyObject";
     }
     return "PutObject";
   }

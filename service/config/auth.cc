@@ -4,6 +4,7 @@
 
 #include <utility>
 
+#include "deltacommit/ascii.h"
 #include "adapters/aws/sigv4.h"
 
 namespace deltacommit::service {
@@ -29,18 +30,6 @@ bool IsToken68(std::string_view token) {
   if (i == 0) return false;
   while (i < token.size() && token[i] == '=') ++i;
   return i == token.size();
-}
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i];
-    char y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return true;
 }
 
 // The header's scheme, for the message, only when it cannot be a credential:

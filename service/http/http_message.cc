@@ -4,15 +4,9 @@
 #include <cctype>
 #include <nlohmann/json.hpp>
 
-namespace deltacommit::http {
+#include "deltacommit/ascii.h"
 
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
+namespace deltacommit::http {
 
 std::optional<std::string_view> Request::Header(std::string_view name) const {
   for (const auto& [key, value] : headers) {

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "deltacommit/ascii.h"
+
 namespace deltacommit::http {
 
 using HeaderList = std::vector<std::pair<std::string, std::string>>;
@@ -51,6 +53,6 @@ Response ErrorResponse(int status, std::string_view code,
                        std::string_view message);
 
 // Case-insensitive ASCII comparison, for header names.
-bool EqualsIgnoreCase(std::string_view a, std::string_view b);
+using deltacommit::EqualsIgnoreCase;
 
 }  // namespace deltacommit::http

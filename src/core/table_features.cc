@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "deltacommit/ascii.h"
 #include "deltacommit/commit_coordinator.h"
 #include "deltacommit/schema.h"
 
@@ -146,14 +147,6 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 4>
     }};
 
 constexpr std::string_view kFeaturePropertyPrefix = "delta.feature.";
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
 
 bool StartsWith(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;

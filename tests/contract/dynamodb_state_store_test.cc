@@ -34,7 +34,8 @@ class DynamoDbStateStoreTest : public ::testing::Test {
             9,
             1,
             2,
-            false};
+            false,
+            {}};
   }
   Item RawItem(Version version) {
     auto item =

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string_view>
 
+#include "deltacommit/ascii.h"
 #include "loopback_socket.h"
 
 namespace deltacommit::testing {
@@ -15,17 +16,6 @@ namespace {
 
 constexpr int kPollMs = 50;
 constexpr std::string_view kHeadEnd = "\r\n\r\n";
-
-bool SameNameIgnoringCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
 
 // The Content-Length of a message head (request or status line and
 // headers); 0 without one.
@@ -36,7 +26,7 @@ size_t ContentLength(std::string_view head) {
     std::string_view line = head.substr(start, end == std::string_view::npos ? end : end - start);
     const size_t colon = line.find(':');
     if (colon != std::string_view::npos &&
-        SameNameIgnoringCase(line.substr(0, colon), "content-length")) {
+        EqualsIgnoreCase(line.substr(0, colon), "content-length")) {
       size_t length = 0;
       for (char c : line.substr(colon + 1)) {
         if (std::isdigit(static_cast<unsigned char>(c))) {

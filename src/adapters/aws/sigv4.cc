@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "deltacommit/ascii.h"
+
 namespace deltacommit::aws {
 namespace {
 
@@ -31,12 +33,6 @@ std::string ToLowerAscii(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = ToLowerAscii(c);
   return out;
-}
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(),
-                    [](char x, char y) { return ToLowerAscii(x) == ToLowerAscii(y); });
 }
 
 bool IsSpaceOrTab(char c) { return c == ' ' || c == '\t'; }

@@ -5,20 +5,15 @@
 #include <string_view>
 #include <utility>
 
+#include "deltacommit/ascii.h"
+
 namespace deltacommit::aws::testing {
 namespace {
-
-bool SameIgnoringCase(std::string_view a, std::string_view b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
-    return std::tolower(static_cast<unsigned char>(x)) ==
-           std::tolower(static_cast<unsigned char>(y));
-  });
-}
 
 // "DynamoDB_20120810.PutItem" -> "PutItem"; no X-Amz-Target -> "".
 std::string OperationOf(const HttpRequest& request) {
   for (const auto& [name, value] : request.headers) {
-    if (!SameIgnoringCase(name, "X-Amz-Target")) continue;
+    if (!EqualsIgnoreCase(name, "X-Amz-Target")) continue;
     const size_t dot = value.rfind('.');
     return dot == std::string::npos ? value : value.substr(dot + 1);
   }
@@ -93,7 +88,7 @@ HttpFaultRule HttpFaultRule::From(int64_t nth_match) const {
 }
 
 bool HttpMatch::Matches(const HttpRequest& request) const {
-  if (!method.empty() && !SameIgnoringCase(method, request.method)) return false;
+  if (!method.empty() && !EqualsIgnoreCase(method, request.method)) return false;
   if (!operation.empty() && operation != OperationOf(request)) return false;
   if (request.url.find(url_contains) == std::string::npos) return false;
   return request.body.find(body_contains) != std::string::npos;

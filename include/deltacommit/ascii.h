@@ -1,0 +1,15 @@
+// ASCII helpers shared by the protocol code: header names, S3 and Delta
+// property values compared the way their specifications say (ASCII case
+// only; no locale).
+//
+// Thread-safety: pure functions.
+#pragma once
+
+#include <string_view>
+
+namespace deltacommit {
+
+// True when `a` and `b` differ at most in the case of ASCII letters.
+bool EqualsIgnoreCase(std::string_view a, std::string_view b);
+
+}  // namespace deltacommit
