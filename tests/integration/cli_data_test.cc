@@ -202,6 +202,21 @@ TEST_F(CliDataTest, CreateFromInfersTheSchema) {
   EXPECT_NE(neither.err.find("--schema or --from"), std::string::npos) << neither.err;
 }
 
+TEST_F(CliDataTest, ColumnMappingIsRefusedByAppendAndQuery) {
+  ASSERT_EQ(RunCli({"create", table_, "--schema", "id:long", "--property",
+                    "delta.columnMapping.mode=name"})
+                .exit_code,
+            0);
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"append", table_, Input("a.csv", "id\n1\n")},
+        std::vector<std::string>{"query", table_, "SELECT 1"}}) {
+    CliResult r = RunCli(args);
+    EXPECT_NE(r.exit_code, 0) << args[0];
+    EXPECT_NE(r.err.find("column mapping"), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(Version(table_), 0);
+}
+
 TEST_F(CliDataTest, QueryRefusesDeletionVectors) {
   Create(table_, "id:long");
   ASSERT_EQ(RunCli({"append", table_, Input("a.csv", "id\n1\n")}).exit_code, 0);

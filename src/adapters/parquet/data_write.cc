@@ -190,9 +190,6 @@ StatusOr<std::vector<WrittenDataFile>> DuckDbDataFileHandler::WriteDataFiles(
       "CREATE TEMP TABLE " + rows_table + " AS SELECT " + select + " FROM " + source,
       "input \"" + input.label + "\": converting to the table's types"));
 
-  // Partition columns in metaData.partitionColumns order for the directories.
-  std::vector<std::string> ordered;
-  for (const std::string& p : layout.partition_columns) ordered.push_back(p);
   DC_ASSIGN_OR_RETURN(std::vector<NullableStringMap> tuples,
                       PartitionTuples(*connection, rows_table, partition_names));
   std::vector<WrittenDataFile> out;
@@ -200,7 +197,8 @@ StatusOr<std::vector<WrittenDataFile>> DuckDbDataFileHandler::WriteDataFiles(
     const std::string name = "part-00000-" + NewUuid() + "-c000.snappy.parquet";
     WrittenDataFile file;
     file.local_path = staging_dir + "/" + name;
-    file.table_key = PartitionDirectory(ordered, values) + name;
+    // Directories nest in metaData.partitionColumns order.
+    file.table_key = PartitionDirectory(layout.partition_columns, values) + name;
     file.add_path = UriEncodePath(file.table_key);
     file.partition_values = values;
     DC_RETURN_IF_ERROR(connection->Exec(
