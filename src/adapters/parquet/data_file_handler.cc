@@ -114,8 +114,13 @@ StatusOr<QueryResult> DuckDbDataFileHandler::Query(const TableLayout& layout,
   DC_RETURN_IF_ERROR(connection->Exec("CREATE TEMP VIEW t AS " + view,
                                       "query: creating the view t over the table's files"));
   std::string statement = TrimStatement(sql);
+  // Cells are turned into text by DuckDB's casts: the C API's value
+  // accessors do not render every type (TIMESTAMP WITH TIME ZONE comes
+  // back empty).
   if (json_rows) {
     statement = "SELECT CAST(to_json(__dc_q) AS VARCHAR) AS row FROM (" + statement + ") __dc_q";
+  } else {
+    statement = "SELECT CAST(COLUMNS(*) AS VARCHAR) FROM (" + statement + ") __dc_q";
   }
   DC_ASSIGN_OR_RETURN(TextRows rows, connection->Query(statement, "query"));
   QueryResult out;

@@ -98,6 +98,33 @@ TEST_F(DataFileHandlerTest, PartitionedCsvGivesOneFilePerValueWithStats) {
   EXPECT_EQ(values->rows[0][0], "a b|x/y|k=v|50%|NULL|a b");
 }
 
+TEST_F(DataFileHandlerTest, TypedPartitionValuesAreSerializedAndReadBackTyped) {
+  const TableLayout layout{
+      R"({"type":"struct","fields":[)"
+      R"({"name":"id","type":"long","nullable":true,"metadata":{}},)"
+      R"({"name":"ts","type":"timestamp","nullable":true,"metadata":{}},)"
+      R"({"name":"n","type":"integer","nullable":true,"metadata":{}}]})",
+      {"ts", "n"}};
+  auto files = handler_->WriteDataFiles(
+      Write("ts.csv", "id,ts,n\n1,2024-01-01 10:00:00.5,1\n2,,\n"), layout, dir_);
+  ASSERT_TRUE(files.ok()) << files.status().ToString();
+  ASSERT_EQ(files->size(), 2u);
+  std::map<std::string, NullableStringMap> by_id;
+  for (const auto& f : *files) {
+    by_id[nlohmann::json::parse(f.stats)["minValues"]["id"].dump()] = f.partition_values;
+  }
+  EXPECT_EQ(by_id["1"].at("ts"), "2024-01-01 10:00:00.500000");
+  EXPECT_EQ(by_id["1"].at("n"), "1");
+  EXPECT_EQ(by_id["2"].at("ts"), std::nullopt);
+  auto result = handler_->Query(layout, Scan(*files),
+                                "SELECT id, ts, n + 1 FROM t ORDER BY id", false);
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  ASSERT_EQ(result->rows.size(), 2u);
+  EXPECT_EQ(result->rows[0][1], "2024-01-01 10:00:00.5+00");
+  EXPECT_EQ(result->rows[0][2], "2");
+  EXPECT_EQ(result->rows[1][1], std::nullopt);
+}
+
 TEST_F(DataFileHandlerTest, JsonLinesAndParquetInputs) {
   TableLayout flat{kSchema, {}};
   auto json = handler_->WriteDataFiles(
