@@ -6,6 +6,7 @@
 
 #include <iostream>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -94,6 +95,23 @@ void RemoveUploaded(ObjectStore& store, const Staged& staged) {
   for (const std::string& key : staged.uploaded) (void)store.Delete(key);
 }
 
+// What the data files must match, with the table's statistics setting.
+StatusOr<TableLayout> Layout(const Metadata& m) {
+  TableLayout layout{m.schema_string, m.partition_columns};
+  if (auto it = m.configuration.find("delta.dataSkippingNumIndexedCols");
+      it != m.configuration.end()) {
+    try {
+      size_t used = 0;
+      layout.stats_columns = std::stoi(it->second, &used);
+      if (used != it->second.size() || layout.stats_columns < -1) throw std::invalid_argument("");
+    } catch (const std::exception&) {
+      return InvalidArgumentError("table property delta.dataSkippingNumIndexedCols=\"" + it->second +
+                                  "\": expected an integer >= -1");
+    }
+  }
+  return layout;
+}
+
 TransactionOptions AppendOptions(const AppendArgs& args, const Metadata& m) {
   TransactionOptions o;
   o.operation = "WRITE";
@@ -142,10 +160,11 @@ int RunAppend(const AppendArgs& args) {
   auto staging = StagingDir::Create();
   if (!staging.ok()) return ReportError(staging.status());
   const Metadata& m = (*snapshot)->metadata();
-  const TableLayout layout{m.schema_string, m.partition_columns};
+  auto layout = Layout(m);
+  if (!layout.ok()) return ReportError(layout.status());
   Staged staged;
   for (size_t i = 0; i < args.inputs.size(); ++i) {
-    Status st = StageInput(args, i, **handler, layout, *staging, *table->store, staged);
+    Status st = StageInput(args, i, **handler, *layout, *staging, *table->store, staged);
     if (!st.ok()) {
       RemoveUploaded(*table->store, staged);
       return ReportError(st.WithContext("table " + table->uri + ": nothing was committed"));

@@ -27,6 +27,9 @@ struct DataInput {
 struct TableLayout {
   std::string schema_string;
   std::vector<std::string> partition_columns;
+  // How many leading data columns get statistics
+  // (delta.dataSkippingNumIndexedCols; -1: all).
+  int stats_columns = 32;
 };
 
 // One Parquet file written for an input.

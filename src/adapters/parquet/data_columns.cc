@@ -10,9 +10,6 @@
 namespace deltacommit::data_internal {
 namespace {
 
-// delta.dataSkippingNumIndexedCols' default.
-constexpr size_t kStatsColumns = 32;
-
 }  // namespace
 
 StatusOr<std::vector<TableColumn>> TableColumns(const TableLayout& layout) {
@@ -32,12 +29,14 @@ StatusOr<std::vector<TableColumn>> TableColumns(const TableLayout& layout) {
 }
 
 StatusOr<FileStats> FileStatsJson(Connection& connection, const std::string& path,
-                                    const std::vector<TableColumn>& columns) {
+                                    const std::vector<TableColumn>& columns,
+                                    int stats_columns) {
   std::vector<const TableColumn*> stats;
+  int counted = 0;
   for (const TableColumn& c : columns) {
-    if (!c.partition && c.delta_type.front() != '{' && stats.size() < kStatsColumns) {
-      stats.push_back(&c);
-    }
+    if (c.partition) continue;
+    if (stats_columns >= 0 && counted++ >= stats_columns) break;
+    if (c.delta_type.front() != '{') stats.push_back(&c);
   }
   std::string sql = "SELECT CAST(count(*) AS VARCHAR)";
   for (const TableColumn* c : stats) {

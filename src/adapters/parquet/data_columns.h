@@ -27,15 +27,16 @@ struct TableColumn {
 // the column.
 StatusOr<std::vector<TableColumn>> TableColumns(const TableLayout& layout);
 
-// The protocol's `stats` JSON for the Parquet file at `path`, over its
-// `columns` (the data columns; as Spark, the first 32 of them): numRecords,
-// and for primitive columns nullCount and, where the type has one,
-// minValues/maxValues (StatsKindOf).
+// The protocol's `stats` JSON for the Parquet file at `path`: numRecords,
+// and for the first `stats_columns` data columns of `columns` (-1: all),
+// where primitive, nullCount and, where the type has one, minValues and
+// maxValues (StatsKindOf).
 struct FileStats {
   int64_t num_records = 0;
   std::string json;
 };
 StatusOr<FileStats> FileStatsJson(Connection& connection, const std::string& path,
-                                    const std::vector<TableColumn>& columns);
+                                    const std::vector<TableColumn>& columns,
+                                    int stats_columns);
 
 }  // namespace deltacommit::data_internal

@@ -181,6 +181,20 @@ TEST_F(DataFileHandlerTest, InfersSchemaFromCsv) {
   EXPECT_EQ(fields[3]["type"], "date");
 }
 
+TEST_F(DataFileHandlerTest, StatsCoverTheConfiguredNumberOfDataColumns) {
+  TableLayout one{kSchema, {"p"}, 1};
+  auto files = handler_->WriteDataFiles(Write("in.csv", kCsv), one, dir_);
+  ASSERT_TRUE(files.ok()) << files.status().ToString();
+  const auto stats = nlohmann::json::parse(files->at(0).stats);
+  EXPECT_TRUE(stats["nullCount"].contains("id"));
+  EXPECT_FALSE(stats["nullCount"].contains("name"));
+  EXPECT_FALSE(stats["minValues"].contains("amount"));
+  TableLayout all{kSchema, {"p"}, -1};
+  files = handler_->WriteDataFiles(Write("in.csv", kCsv), all, dir_);
+  ASSERT_TRUE(files.ok()) << files.status().ToString();
+  EXPECT_TRUE(nlohmann::json::parse(files->at(0).stats)["nullCount"].contains("day"));
+}
+
 TEST_F(DataFileHandlerTest, EmptyTableQueriesToNoRows) {
   auto result = handler_->Query(partitioned_, {}, "SELECT count(*) FROM t", false);
   ASSERT_TRUE(result.ok()) << result.status().ToString();

@@ -206,7 +206,8 @@ StatusOr<std::vector<WrittenDataFile>> DuckDbDataFileHandler::WriteDataFiles(
             TupleFilter(partition_names, values) + ") TO " + SqlString(file.local_path) +
             " (FORMAT parquet, COMPRESSION snappy)",
         "input \"" + input.label + "\": writing " + file.local_path));
-    DC_ASSIGN_OR_RETURN(FileStats stats, FileStatsJson(*connection, file.local_path, data_only));
+    DC_ASSIGN_OR_RETURN(FileStats stats, FileStatsJson(*connection, file.local_path, data_only,
+                                                      layout.stats_columns));
     file.stats = std::move(stats.json);
     file.num_records = stats.num_records;
     if (file.num_records == 0) continue;  // an input with a header only
