@@ -1,4 +1,5 @@
-// `deltacommit create TABLE --schema SCHEMA [--partition-by COLS] [--property K=V]...`
+// `deltacommit create TABLE (--schema SCHEMA | --from FILE) [--partition-by COLS]
+//  [--property K=V]...`; --from infers the schema from a sample data file.
 #include <iostream>
 #include <memory>
 #include <string>
@@ -6,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "adapters/parquet/data_file_handler.h"
 #include "commands.h"
 #include "deltacommit/commit_coordinator.h"
 #include "deltacommit/log_path.h"
@@ -21,6 +23,8 @@ namespace {
 struct CreateArgs {
   std::string table;
   std::string schema;
+  std::string from;  // a sample data file to infer the schema from
+  std::string from_format;
   std::vector<std::string> partition_by;
   std::vector<std::string> properties;
   std::string name;
@@ -29,12 +33,25 @@ struct CreateArgs {
   TableOptions table_options;
 };
 
+// The schemaString of --from's file, through DuckDB.
+StatusOr<std::string> InferSchema(const CreateArgs& args) {
+  DC_ASSIGN_OR_RETURN(std::unique_ptr<DuckDbDataFileHandler> handler,
+                      DuckDbDataFileHandler::Create());
+  auto schema = handler->InferSchemaString({args.from, args.from_format, args.from});
+  if (!schema.ok()) return schema.status().WithContext("--from");
+  return schema;
+}
+
 StatusOr<Metadata> BuildMetadata(const CreateArgs& args, int64_t now) {
   Metadata m;
   m.id = NewUuid();
   if (!args.name.empty()) m.name = args.name;
   if (!args.description.empty()) m.description = args.description;
-  DC_ASSIGN_OR_RETURN(m.schema_string, SchemaStringFromArgument(args.schema));
+  if (!args.from.empty()) {
+    DC_ASSIGN_OR_RETURN(m.schema_string, InferSchema(args));
+  } else {
+    DC_ASSIGN_OR_RETURN(m.schema_string, SchemaStringFromArgument(args.schema));
+  }
   DC_ASSIGN_OR_RETURN(Schema schema, ParseSchema(m.schema_string));
   DC_RETURN_IF_ERROR(ValidatePartitionColumns(schema, args.partition_by));
   m.partition_columns = args.partition_by;
@@ -110,16 +127,26 @@ void RegisterCreate(CLI::App& app, int* exit_code) {
   auto args = std::make_shared<CreateArgs>();
   CLI::App* cmd = app.add_subcommand("create", "Create a Delta table (writes version 0)");
   cmd->add_option("table", args->table, "Table location")->required();
-  cmd->add_option("--schema", args->schema,
-                  "Delta schema JSON, or compact 'id:long,name:string,price:decimal(10,2)'")
-      ->required();
+  CLI::Option* schema = cmd->add_option(
+      "--schema", args->schema, "Delta schema JSON, or compact 'id:long,name:string,price:decimal(10,2)'");
+  CLI::Option* from = cmd->add_option(
+      "--from", args->from, "Infer the schema from a sample data file (.csv, .json/.jsonl, .parquet)");
+  from->excludes(schema);
+  cmd->add_option("--from-format", args->from_format, "csv, json or parquet for --from (default: detected)")
+      ->needs(from);
   cmd->add_option("--partition-by", args->partition_by, "Partition columns")->delimiter(',');
   cmd->add_option("--property", args->properties, "Table property KEY=VALUE (repeatable)");
   cmd->add_option("--name", args->name, "Table name");
   cmd->add_option("--description", args->description, "Table description");
   cmd->add_flag("--json", args->json, "Print the result as JSON");
   AddTableOptions(cmd, &args->table_options);
-  cmd->callback([args, exit_code] { *exit_code = RunCreate(*args); });
+  cmd->callback([args, exit_code] {
+    if (args->schema.empty() == args->from.empty()) {
+      *exit_code = ReportError(InvalidArgumentError("create: give the schema with --schema or --from"));
+      return;
+    }
+    *exit_code = RunCreate(*args);
+  });
 }
 
 }  // namespace deltacommit::cli

@@ -1,0 +1,54 @@
+// Local staging for the data-file commands (`append`, `query`): DuckDB reads
+// and writes local files only, so inputs from stdin, Parquet files on their
+// way to the table and table files on their way to a query pass through a
+// private temp directory, removed afterwards.
+//
+// Thread-safety: a StagingDir serves one thread.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "deltacommit/actions.h"
+#include "deltacommit/object_store.h"
+#include "deltacommit/snapshot.h"
+#include "deltacommit/status.h"
+
+namespace deltacommit::cli {
+
+class StagingDir {
+ public:
+  // A new directory under $TMPDIR (else /tmp). kInternal naming it on failure.
+  static StatusOr<StagingDir> Create();
+  StagingDir(StagingDir&& other) noexcept : path_(std::move(other.path_)) { other.path_.clear(); }
+  StagingDir& operator=(StagingDir&&) = delete;
+  ~StagingDir();  // removes the directory and everything in it
+
+  const std::string& path() const { return path_; }
+
+  // Copies stdin to a new file here and returns its path.
+  StatusOr<std::string> SaveStdin(std::string_view name);
+
+ private:
+  explicit StagingDir(std::string path) : path_(std::move(path)) {}
+  std::string path_;
+};
+
+// Size of a local file; kInternal naming it.
+StatusOr<int64_t> LocalFileSize(const std::string& path);
+
+// Puts the local file at `path` into the table as `key`.
+Status UploadFile(ObjectStore& store, const std::string& path, const std::string& key);
+
+// Fetches the data file of `add` (a path relative to the table, URI-encoded)
+// into `local`. kInvalidArgument for an absolute path (not supported here).
+Status DownloadDataFile(ObjectStore& store, const AddFile& add, const std::string& local);
+
+// Refuses what the data commands do not handle, naming it: column mapping
+// (data files use physical names) and, with `deletion_vectors`, files with
+// deletion vectors (rows deleted from them would still be read).
+Status CheckDataCommandSupported(const Snapshot& snapshot, bool deletion_vectors,
+                                 std::string_view command);
+
+}  // namespace deltacommit::cli

@@ -1,0 +1,86 @@
+// DataFileHandler: the port for a table's data files (Parquet). The core and
+// the commit service never link a Parquet engine; an adapter (DuckDB)
+// implements this and the CLI uses it for `append`, `create --from` and
+// `query`. Every file it touches is local: callers stage remote files.
+//
+// Thread-safety: implementations must be safe for concurrent use.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "deltacommit/actions.h"
+#include "deltacommit/status.h"
+
+namespace deltacommit {
+
+// An input file of rows.
+struct DataInput {
+  std::string path;    // a local file
+  std::string format;  // "csv", "json" (JSON lines), "parquet"; "" to detect
+  std::string label;   // how messages name it (e.g. "-" for stdin)
+};
+
+// What the data files must match: the table's metaData.
+struct TableLayout {
+  std::string schema_string;
+  std::vector<std::string> partition_columns;
+  // How many leading data columns get statistics
+  // (delta.dataSkippingNumIndexedCols; -1: all).
+  int stats_columns = 32;
+};
+
+// One Parquet file written for an input.
+struct WrittenDataFile {
+  std::string local_path;  // where it was written (under the staging dir)
+  // Its key under the table root: Hive-style partition directories (values
+  // escaped as Spark does) then a unique file name. Not URI-encoded.
+  std::string table_key;
+  std::string add_path;  // table_key URI-encoded, for add.path
+  NullableStringMap partition_values;  // serialized as the protocol says
+  int64_t num_records = 0;
+  std::string stats;  // the protocol's `stats` JSON
+};
+
+// An active file to scan, as a local copy.
+struct ScanFile {
+  std::string local_path;
+  NullableStringMap partition_values;
+};
+
+struct QueryResult {
+  std::vector<std::string> columns;
+  // Cells as text (nullopt for NULL); with json_rows, one cell per row: the
+  // row as a JSON object.
+  std::vector<std::vector<std::optional<std::string>>> rows;
+};
+
+class DataFileHandler {
+ public:
+  virtual ~DataFileHandler() = default;
+
+  // Converts `input` to Parquet files under `staging_dir` matching `layout`:
+  // every schema column present in the input, values cast to the column's
+  // type, one file per distinct partition value tuple. An empty input gives
+  // no files. kInvalidArgument naming the input and column when the input
+  // does not fit (missing or extra column, a value that does not convert, a
+  // null in a non-nullable column, an absent or empty input).
+  virtual StatusOr<std::vector<WrittenDataFile>> WriteDataFiles(
+      const DataInput& input, const TableLayout& layout,
+      const std::string& staging_dir) = 0;
+
+  // A Delta schemaString for the columns of `sample`. kInvalidArgument
+  // naming a column whose type has no Delta equivalent.
+  virtual StatusOr<std::string> InferSchemaString(const DataInput& sample) = 0;
+
+  // Runs `sql` with a view `t` over `files` (the table's columns in schema
+  // order, partition columns typed from partitionValues).
+  virtual StatusOr<QueryResult> Query(const TableLayout& layout,
+                                      const std::vector<ScanFile>& files,
+                                      const std::string& sql,
+                                      bool json_rows) = 0;
+};
+
+}  // namespace deltacommit

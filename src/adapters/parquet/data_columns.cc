@@ -1,0 +1,83 @@
+#include "adapters/parquet/data_columns.h"
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "adapters/parquet/data_types.h"
+#include "deltacommit/schema.h"
+
+namespace deltacommit::data_internal {
+namespace {
+
+}  // namespace
+
+StatusOr<std::vector<TableColumn>> TableColumns(const TableLayout& layout) {
+  DC_ASSIGN_OR_RETURN(Schema schema, ParseSchema(layout.schema_string));
+  std::vector<TableColumn> out;
+  for (const StructField& field : schema.fields) {
+    TableColumn column;
+    column.name = field.name;
+    column.delta_type = field.type;
+    DC_ASSIGN_OR_RETURN(column.duckdb_type, DuckDbType(field.type, field.name));
+    column.nullable = field.nullable;
+    column.partition = std::find(layout.partition_columns.begin(), layout.partition_columns.end(),
+                                 field.name) != layout.partition_columns.end();
+    out.push_back(std::move(column));
+  }
+  return out;
+}
+
+StatusOr<FileStats> FileStatsJson(Connection& connection, const std::string& path,
+                                    const std::vector<TableColumn>& columns,
+                                    int stats_columns) {
+  std::vector<const TableColumn*> stats;
+  int counted = 0;
+  for (const TableColumn& c : columns) {
+    if (c.partition) continue;
+    if (stats_columns >= 0 && counted++ >= stats_columns) break;
+    if (c.delta_type.front() != '{') stats.push_back(&c);
+  }
+  std::string sql = "SELECT CAST(count(*) AS VARCHAR)";
+  for (const TableColumn* c : stats) {
+    const std::string col = SqlIdent(c->name);
+    sql += ", CAST(count(*) - count(" + col + ") AS VARCHAR)";
+    sql += ", " + StatsValueSql(col, c->delta_type, /*max=*/false);
+    sql += ", " + StatsValueSql(col, c->delta_type, /*max=*/true);
+  }
+  sql += " FROM read_parquet(" + SqlString(path) + ")";
+  DC_ASSIGN_OR_RETURN(TextRows rows, connection.Query(sql, "statistics of " + path));
+  if (rows.rows.size() != 1) return InternalError("statistics of " + path + ": no result row");
+  const auto& row = rows.rows[0];
+  nlohmann::ordered_json out;
+  FileStats result;
+  result.num_records = std::stoll(row[0].value_or("0"));
+  out["numRecords"] = result.num_records;
+  nlohmann::ordered_json min = nlohmann::ordered_json::object();
+  nlohmann::ordered_json max = nlohmann::ordered_json::object();
+  nlohmann::ordered_json nulls = nlohmann::ordered_json::object();
+  for (size_t i = 0; i < stats.size(); ++i) {
+    const TableColumn& c = *stats[i];
+    nulls[c.name] = std::stoll(row[1 + 3 * i].value_or("0"));
+    const StatsKind kind = StatsKindOf(c.delta_type);
+    if (kind == StatsKind::kNone) continue;
+    auto put = [&](nlohmann::ordered_json& into, const std::optional<std::string>& text) {
+      if (!text) return;
+      if (kind == StatsKind::kString) {
+        into[c.name] = *text;
+        return;
+      }
+      auto number = nlohmann::ordered_json::parse(*text, nullptr, /*allow_exceptions=*/false);
+      if (number.is_number()) into[c.name] = number;
+    };
+    put(min, row[2 + 3 * i]);
+    put(max, row[3 + 3 * i]);
+  }
+  out["minValues"] = std::move(min);
+  out["maxValues"] = std::move(max);
+  out["nullCount"] = std::move(nulls);
+  result.json = out.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  return result;
+}
+
+}  // namespace deltacommit::data_internal

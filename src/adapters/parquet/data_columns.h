@@ -1,0 +1,42 @@
+// The table's columns as the data-file adapter writes and reads them, and
+// the per-file statistics over them.
+//
+// Thread-safety: plain values and functions; a Connection serves one thread.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "adapters/parquet/data_sql.h"
+#include "deltacommit/data_files.h"
+#include "deltacommit/status.h"
+
+namespace deltacommit::data_internal {
+
+struct TableColumn {
+  std::string name;
+  std::string delta_type;   // StructField::type
+  std::string duckdb_type;  // DuckDbType(delta_type)
+  bool nullable = true;
+  bool partition = false;
+};
+
+// The schema's top-level columns in order, partition columns marked.
+// kInvalidArgument for a schema or type the adapter cannot handle, naming
+// the column.
+StatusOr<std::vector<TableColumn>> TableColumns(const TableLayout& layout);
+
+// The protocol's `stats` JSON for the Parquet file at `path`: numRecords,
+// and for the first `stats_columns` data columns of `columns` (-1: all),
+// where primitive, nullCount and, where the type has one, minValues and
+// maxValues (StatsKindOf).
+struct FileStats {
+  int64_t num_records = 0;
+  std::string json;
+};
+StatusOr<FileStats> FileStatsJson(Connection& connection, const std::string& path,
+                                    const std::vector<TableColumn>& columns,
+                                    int stats_columns);
+
+}  // namespace deltacommit::data_internal
