@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   int exit_code = deltacommit::cli::kExitOk;
   deltacommit::cli::RegisterCreate(app, &exit_code);
   deltacommit::cli::RegisterCommit(app, &exit_code);
+  deltacommit::cli::RegisterCheckpoint(app, &exit_code);
   deltacommit::cli::RegisterSnapshot(app, &exit_code);
   deltacommit::cli::RegisterHistory(app, &exit_code);
   deltacommit::cli::RegisterCheck(app, &exit_code);
