@@ -12,6 +12,13 @@
 
 namespace deltacommit::cli {
 
+// OK if a checkpoint of `version` may be written. A coordinated table's
+// latest commits may be ratified but not yet published as <v>.json, and a
+// checkpoint must not get ahead of the published log (a filesystem reader
+// would see a version with no commit file): kFailedPrecondition naming the
+// version then.
+Status CheckPublished(const OpenTable& table, Version version);
+
 // Call after version `committed` of `table` was committed by a transaction
 // that read `read_snapshot` (its interval decides; a commit that changes
 // the interval applies from the next one). Does nothing unless the version

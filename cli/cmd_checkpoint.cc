@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "auto_checkpoint.h"
 #include "commands.h"
 #include "deltacommit/checkpoint.h"
 #include "deltacommit/snapshot.h"
@@ -31,6 +32,8 @@ int RunCheckpoint(const CheckpointArgs& args) {
   auto snapshot = LoadSnapshot(*table->log, table->Request(version));
   if (!snapshot.ok()) return ReportError(snapshot.status());
   table->WarnIfReadAroundCoordinator(**snapshot);
+  Status published = CheckPublished(*table, (*snapshot)->version());
+  if (!published.ok()) return ReportError(published);
   auto info = WriteCheckpoint(*table->store, *table->parquet, **snapshot);
   if (!info.ok()) return ReportError(info.status().WithContext("table " + table->uri));
   if (args.json) {
