@@ -4,13 +4,15 @@
 # reader the tests use to check the checkpoints we write
 # (tests/parquet/read_parquet.mjs). Idempotent: does nothing when that
 # version is already there. Only `npm pack` of that one package is used.
+# DELTACOMMIT_HYPARQUET_DIR overrides the destination (the tests read the
+# same variable).
 set -euo pipefail
 
 readonly VERSION="1.33.0"
 readonly PACKAGE="hyparquet@$VERSION"
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-DEST="$ROOT/.deps/hyparquet/node_modules/hyparquet"
+DEST="${DELTACOMMIT_HYPARQUET_DIR:-$ROOT/.deps/hyparquet/node_modules/hyparquet}"
 
 installed_version() {
   node -e 'console.log(require(process.argv[1]).version)' "$DEST/package.json" 2>/dev/null || true

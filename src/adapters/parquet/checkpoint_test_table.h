@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -178,9 +179,11 @@ inline void ExpectSameSnapshot(const Snapshot& from_checkpoint, const Snapshot& 
   EXPECT_TRUE(from_checkpoint.domain_metadata() == from_json.domain_metadata());
 }
 
-// hyparquet, installed by scripts/fetch-hyparquet.sh, and node; why they
-// cannot be used, or nullopt.
+// hyparquet, installed by scripts/fetch-hyparquet.sh (into .deps, or
+// $DELTACOMMIT_HYPARQUET_DIR), and node; why they cannot be used, or nullopt.
 inline std::string HyparquetDir() {
+  const char* dir = std::getenv("DELTACOMMIT_HYPARQUET_DIR");
+  if (dir != nullptr && *dir != '\0') return dir;
   return std::string(DC_SOURCE_DIR) + "/.deps/hyparquet/node_modules/hyparquet";
 }
 inline std::optional<std::string> HyparquetUnavailable() {
