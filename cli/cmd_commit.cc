@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "auto_checkpoint.h"
 #include "commands.h"
 #include "deltacommit/action_json.h"
 #include "deltacommit/transaction.h"
@@ -145,6 +146,9 @@ int RunCommit(const CommitArgs& args) {
   if (!st.ok()) return ReportError(st);
   auto outcome = txn.Commit();
   if (!outcome.ok()) return ReportError(outcome.status().WithContext("table " + table->uri));
+  if (outcome->result == CommitResult::kCommitted) {
+    MaybeCheckpointAfterCommit(*table, **snapshot, outcome->version);
+  }
   return Report(args, table->uri, *outcome);
 }
 

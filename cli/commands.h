@@ -10,6 +10,7 @@ void RegisterCreate(CLI::App& app, int* exit_code);
 void RegisterCommit(CLI::App& app, int* exit_code);
 void RegisterAppend(CLI::App& app, int* exit_code);
 void RegisterQuery(CLI::App& app, int* exit_code);
+void RegisterCheckpoint(CLI::App& app, int* exit_code);
 void RegisterSnapshot(CLI::App& app, int* exit_code);
 void RegisterHistory(CLI::App& app, int* exit_code);
 void RegisterCheck(CLI::App& app, int* exit_code);

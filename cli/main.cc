@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
   deltacommit::cli::RegisterCommit(app, &exit_code);
   deltacommit::cli::RegisterAppend(app, &exit_code);
   deltacommit::cli::RegisterQuery(app, &exit_code);
+  deltacommit::cli::RegisterCheckpoint(app, &exit_code);
   deltacommit::cli::RegisterSnapshot(app, &exit_code);
   deltacommit::cli::RegisterHistory(app, &exit_code);
   deltacommit::cli::RegisterCheck(app, &exit_code);

@@ -28,16 +28,25 @@ class LazyParquetHandler : public ParquetHandler {
  public:
   StatusOr<std::vector<std::string>> ReadCheckpointActions(
       ObjectStore& store, const std::vector<std::string>& keys) override {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (handler_ == nullptr) {
-        DC_ASSIGN_OR_RETURN(handler_, DuckDbParquetHandler::Create());
-      }
-    }
+    DC_RETURN_IF_ERROR(Open());
     return handler_->ReadCheckpointActions(store, keys);
   }
 
+  StatusOr<int64_t> WriteCheckpoint(ObjectStore& store, const std::string& key,
+                                    const std::vector<std::string>& action_lines) override {
+    DC_RETURN_IF_ERROR(Open());
+    return handler_->WriteCheckpoint(store, key, action_lines);
+  }
+
  private:
+  Status Open() {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (handler_ == nullptr) {
+      DC_ASSIGN_OR_RETURN(handler_, DuckDbParquetHandler::Create());
+    }
+    return OkStatus();
+  }
+
   std::mutex mu_;
   std::unique_ptr<DuckDbParquetHandler> handler_;  // set once, under mu_
 };

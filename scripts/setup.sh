@@ -19,7 +19,7 @@ for p in "${PACKAGES[@]}"; do
   fi
 done
 
-# npm fetches DuckDB (and the test servers' dynalite); Debian's npm only if
+# npm fetches DuckDB, hyparquet (and the test servers' dynalite); Debian's npm only if
 # the machine has none.
 command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 
@@ -36,4 +36,7 @@ fi
 
 # DuckDB's C library (Parquet), pinned, into .deps/duckdb.
 "$(dirname "$0")/fetch-duckdb.sh"
+# hyparquet (pinned), the independent Parquet reader of the tests, into
+# .deps/hyparquet.
+"$(dirname "$0")/fetch-hyparquet.sh"
 echo "setup: done"

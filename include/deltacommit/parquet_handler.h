@@ -1,9 +1,10 @@
-// ParquetHandler: the port for reading checkpoint files. The core never links
+// ParquetHandler: the port for reading and writing checkpoint files. The core never links
 // a Parquet library; an adapter (DuckDB) implements this.
 //
 // Thread-safety: implementations must be safe for concurrent use.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,14 @@ class ParquetHandler {
   // same text form a commit file uses, so one decoder reads both.
   virtual StatusOr<std::vector<std::string>> ReadCheckpointActions(
       ObjectStore& store, const std::vector<std::string>& keys) = 0;
+
+  // Writes `action_lines` (one JSON action per line, as ActionToJson writes
+  // them) as the single-file checkpoint `key` in `store`, one row per action
+  // in the checkpoint schema Delta Spark writes, and returns the file's size
+  // in bytes. Never replaces an object: kAlreadyExists if `key` exists.
+  // The default refuses (kUnimplemented): a handler that only reads.
+  virtual StatusOr<int64_t> WriteCheckpoint(ObjectStore& store, const std::string& key,
+                                            const std::vector<std::string>& action_lines);
 };
 
 }  // namespace deltacommit

@@ -40,6 +40,12 @@ class Snapshot {
   const std::map<FileKey, AddFile>& active_files() const { return files_; }
   // appId -> latest txn version.
   const std::map<std::string, int64_t>& app_versions() const { return app_versions_; }
+  // appId -> the latest `txn` action itself (lastUpdated included), for
+  // checkpoints.
+  const std::map<std::string, SetTransaction>& transactions() const { return txns_; }
+  // Remove tombstones: files removed and not added back since, for
+  // checkpoints (VACUUM relies on them). All are kept; none expire here.
+  const std::map<FileKey, RemoveFile>& tombstones() const { return tombstones_; }
   // domain -> its current (not removed) domainMetadata.
   const std::map<std::string, DomainMetadata>& domain_metadata() const { return domains_; }
   // inCommitTimestamp of the latest commit, when it has one.
@@ -55,6 +61,8 @@ class Snapshot {
   Metadata metadata_;
   std::map<FileKey, AddFile> files_;
   std::map<std::string, int64_t> app_versions_;
+  std::map<std::string, SetTransaction> txns_;
+  std::map<FileKey, RemoveFile> tombstones_;
   std::map<std::string, DomainMetadata> domains_;
   std::optional<int64_t> in_commit_timestamp_;
   int64_t size_in_bytes_ = 0;

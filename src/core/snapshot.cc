@@ -61,6 +61,7 @@ Status LogReplay::Apply(Version version, std::vector<Action>&& actions) {
       FileKey key = KeyOf(*r);
       DC_RETURN_IF_ERROR(once(removed, key, "remove"));
       s.files_.erase(key);
+      s.tombstones_.insert_or_assign(std::move(key), std::move(*r));
     } else if (auto* p = std::get_if<Protocol>(&action)) {
       s.protocol_ = std::move(*p);
       has_protocol_ = true;
@@ -69,6 +70,7 @@ Status LogReplay::Apply(Version version, std::vector<Action>&& actions) {
       has_metadata_ = true;
     } else if (auto* t = std::get_if<SetTransaction>(&action)) {
       s.app_versions_[t->app_id] = t->version;
+      s.txns_.insert_or_assign(t->app_id, std::move(*t));
     } else if (auto* d = std::get_if<DomainMetadata>(&action)) {
       if (d->removed) {
         s.domains_.erase(d->domain);
@@ -84,6 +86,7 @@ Status LogReplay::Apply(Version version, std::vector<Action>&& actions) {
     if (a == nullptr) continue;
     FileKey key = KeyOf(*a);
     DC_RETURN_IF_ERROR(once(added, key, "add"));
+    s.tombstones_.erase(key);
     s.files_.insert_or_assign(std::move(key), std::move(*a));
   }
   return OkStatus();

@@ -15,112 +15,21 @@
 #include <vector>
 
 #include "adapters/parquet/checkpoint_rows.h"
+#include "adapters/parquet/duckdb_handles.h"
 #include "deltacommit/action_json.h"
 
 namespace deltacommit {
 namespace {
 
-constexpr std::string_view kParquetMagic = "PAR1";
+using parquet_internal::Connection;
+using parquet_internal::Result;
+using parquet_internal::SqlString;
+using parquet_internal::TempFile;
+
 constexpr std::string_view kSidecarDir = "_delta_log/_sidecars/";
 
 std::string Where(const ObjectStore& store, std::string_view key) {
   return store.Describe() + " " + std::string(key);
-}
-
-// Owns a duckdb_connection.
-class Connection {
- public:
-  Connection() = default;
-  ~Connection() {
-    if (connection_ != nullptr) duckdb_disconnect(&connection_);
-  }
-  Connection(const Connection&) = delete;
-  Connection& operator=(const Connection&) = delete;
-  duckdb_connection* out() { return &connection_; }
-  duckdb_connection get() const { return connection_; }
-
- private:
-  duckdb_connection connection_ = nullptr;
-};
-
-// Owns a duckdb_result (destroyed whether the query succeeded or not).
-class Result {
- public:
-  Result() = default;
-  ~Result() { duckdb_destroy_result(&result_); }
-  Result(const Result&) = delete;
-  Result& operator=(const Result&) = delete;
-  duckdb_result* out() { return &result_; }
-  duckdb_result& get() { return result_; }
-
- private:
-  duckdb_result result_{};
-};
-
-// A file under $TMPDIR (else /tmp) holding given bytes, removed on
-// destruction.
-class TempFile {
- public:
-  TempFile() = default;
-  ~TempFile() {
-    if (!path_.empty()) ::unlink(path_.c_str());
-  }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-
-  // kInternal naming the path and errno on failure.
-  Status Write(std::string_view bytes) {
-    const char* dir = std::getenv("TMPDIR");
-    std::string pattern = (dir != nullptr && *dir != '\0') ? dir : "/tmp";
-    pattern += "/deltacommit-checkpoint-XXXXXX";
-    const int fd = ::mkstemp(pattern.data());
-    if (fd < 0) return Failure("mkstemp", pattern, errno);
-    path_ = pattern;
-    Status status = WriteAll(fd, bytes);
-    if (::close(fd) != 0 && status.ok())
-      status = Failure("close", path_, errno);
-    return status;
-  }
-
-  const std::string& path() const { return path_; }
-
- private:
-  static Status Failure(std::string_view call, const std::string& path,
-                        int error) {
-    return InternalError(std::string(call) + " " + path + ": " +
-                         std::strerror(error));
-  }
-
-  Status WriteAll(int fd, std::string_view bytes) const {
-    while (!bytes.empty()) {
-      const ssize_t n = ::write(fd, bytes.data(), bytes.size());
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        return Failure("write", path_, errno);
-      }
-      bytes.remove_prefix(static_cast<size_t>(n));
-    }
-    return OkStatus();
-  }
-
-  std::string path_;
-};
-
-// A SQL string literal.
-std::string SqlString(std::string_view text) {
-  std::string out = "'";
-  for (const char c : text) {
-    if (c == '\'') out += '\'';
-    out += c;
-  }
-  out += '\'';
-  return out;
-}
-
-// A Parquet file starts and ends with "PAR1" (with a footer length between).
-bool LooksLikeParquet(std::string_view bytes) {
-  return bytes.size() >= 2 * kParquetMagic.size() + 4 &&
-         bytes.starts_with(kParquetMagic) && bytes.ends_with(kParquetMagic);
 }
 
 void AppendJsonLines(std::string_view content, std::vector<std::string>& out) {
@@ -213,13 +122,6 @@ StatusOr<std::string> SidecarKey(std::string_view path) {
 
 }  // namespace parquet_internal
 
-struct DuckDbParquetHandler::Database {
-  ~Database() {
-    if (db != nullptr) duckdb_close(&db);
-  }
-  duckdb_database db = nullptr;
-};
-
 StatusOr<std::unique_ptr<DuckDbParquetHandler>> DuckDbParquetHandler::Create() {
   duckdb_config config = nullptr;
   if (duckdb_create_config(&config) != DuckDBSuccess) {
@@ -282,7 +184,7 @@ Status DuckDbParquetHandler::ReadParquet(ObjectStore& store,
                                          const std::string& key,
                                          std::vector<std::string>& out) {
   DC_ASSIGN_OR_RETURN(std::string bytes, store.Get(key));
-  if (!LooksLikeParquet(bytes)) {
+  if (!parquet_internal::LooksLikeParquet(bytes)) {
     return DataLossError(Where(store, key) +
                          ": not a Parquet file (no PAR1 magic at its start "
                          "and end; " +

@@ -1,7 +1,8 @@
 // DuckDbParquetHandler: the ParquetHandler port on DuckDB's C API (an
-// in-memory database with Parquet built in). It reads Delta checkpoints and
-// returns their actions as JSON lines, the text form of a commit file (see
-// checkpoint_rows.h for how Parquet values become JSON).
+// in-memory database with Parquet built in). It writes classic checkpoints
+// and reads Delta checkpoints, returning their actions as JSON lines, the
+// text form of a commit file (see checkpoint_rows.h for how Parquet values
+// become JSON).
 //
 // Files are read through the ObjectStore, which may be remote: each file's
 // bytes are fetched with Get, written to a temp file under $TMPDIR (mkstemp,
@@ -50,6 +51,17 @@ class DuckDbParquetHandler : public ParquetHandler {
   // kInternal for a local temp file failure; the store's codes pass through.
   StatusOr<std::vector<std::string>> ReadCheckpointActions(
       ObjectStore& store, const std::vector<std::string>& keys) override;
+
+  // Writes the action lines as a classic checkpoint in Delta Spark's
+  // checkpoint schema (duckdb_checkpoint_writer.cc lists it): the lines go to
+  // a temp JSON-lines file, DuckDB's read_json() types them with the
+  // schema's STRUCT/MAP/LIST types and COPY writes Parquet (snappy) to a temp
+  // file, whose bytes are put into `store` with PutIfAbsent. Fields outside
+  // the schema are dropped, as a Spark checkpoint drops them.
+  // Codes: kAlreadyExists if `key` exists; kInternal if DuckDB fails or for
+  // a local temp file failure; the store's codes pass through.
+  StatusOr<int64_t> WriteCheckpoint(ObjectStore& store, const std::string& key,
+                                    const std::vector<std::string>& action_lines) override;
 
  private:
   struct Database;

@@ -1,0 +1,69 @@
+// `deltacommit checkpoint TABLE [--version V]`: writes a classic checkpoint
+// of the table at its latest version (or V), then `_last_checkpoint`.
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "auto_checkpoint.h"
+#include "commands.h"
+#include "deltacommit/checkpoint.h"
+#include "deltacommit/snapshot.h"
+#include "output.h"
+#include "table_access.h"
+
+namespace deltacommit::cli {
+namespace {
+
+struct CheckpointArgs {
+  std::string table;
+  int64_t version = -1;
+  bool json = false;
+  TableOptions table_options;
+};
+
+int RunCheckpoint(const CheckpointArgs& args) {
+  auto table = OpenTableUri(args.table, args.table_options);
+  if (!table.ok()) return ReportError(table.status());
+  std::optional<Version> version;
+  if (args.version >= 0) version = args.version;
+  auto snapshot = LoadSnapshot(*table->log, table->Request(version));
+  if (!snapshot.ok()) return ReportError(snapshot.status());
+  table->WarnIfReadAroundCoordinator(**snapshot);
+  Status published = CheckPublished(*table, (*snapshot)->version());
+  if (!published.ok()) return ReportError(published);
+  auto info = WriteCheckpoint(*table->store, *table->parquet, **snapshot);
+  if (!info.ok()) return ReportError(info.status().WithContext("table " + table->uri));
+  if (args.json) {
+    nlohmann::ordered_json j;
+    j["table"] = table->uri;
+    j["version"] = info->version;
+    j["path"] = info->key;
+    j["size"] = info->size;
+    j["sizeInBytes"] = info->size_in_bytes;
+    j["numOfAddFiles"] = info->num_of_add_files;
+    std::cout << j.dump() << "\n";
+  } else {
+    std::cout << "wrote checkpoint " << info->key << " of " << table->uri << " at version "
+              << info->version << " (" << info->size << " actions, " << info->num_of_add_files
+              << " add files, " << info->size_in_bytes << " bytes)\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void RegisterCheckpoint(CLI::App& app, int* exit_code) {
+  auto args = std::make_shared<CheckpointArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "checkpoint", "Write a classic Parquet checkpoint of the table, then _last_checkpoint");
+  cmd->add_option("table", args->table, "Table location")->required();
+  cmd->add_option("--version", args->version, "Version to checkpoint (default: latest)");
+  cmd->add_flag("--json", args->json, "Print what was written as JSON");
+  AddTableOptions(cmd, &args->table_options);
+  cmd->callback([args, exit_code] { *exit_code = RunCheckpoint(*args); });
+}
+
+}  // namespace deltacommit::cli

@@ -1,0 +1,142 @@
+// Private to deltacommit_parquet: owners of DuckDB C API handles, a temp
+// file, and SQL quoting, shared by the checkpoint reader and writer.
+//
+// Thread-safety: each object serves one thread.
+#pragma once
+
+#include <duckdb.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <string_view>
+
+#include "adapters/parquet/duckdb_parquet_handler.h"
+#include "deltacommit/status.h"
+
+namespace deltacommit::parquet_internal {
+
+inline constexpr std::string_view kParquetMagic = "PAR1";
+
+// A Parquet file starts and ends with "PAR1" (with a footer length between).
+inline bool LooksLikeParquet(std::string_view bytes) {
+  return bytes.size() >= 2 * kParquetMagic.size() + 4 &&
+         bytes.starts_with(kParquetMagic) && bytes.ends_with(kParquetMagic);
+}
+
+// Owns a duckdb_connection.
+class Connection {
+ public:
+  Connection() = default;
+  ~Connection() {
+    if (connection_ != nullptr) duckdb_disconnect(&connection_);
+  }
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+  duckdb_connection* out() { return &connection_; }
+  duckdb_connection get() const { return connection_; }
+
+ private:
+  duckdb_connection connection_ = nullptr;
+};
+
+// Owns a duckdb_result (destroyed whether the query succeeded or not).
+class Result {
+ public:
+  Result() = default;
+  ~Result() { duckdb_destroy_result(&result_); }
+  Result(const Result&) = delete;
+  Result& operator=(const Result&) = delete;
+  duckdb_result* out() { return &result_; }
+  duckdb_result& get() { return result_; }
+
+ private:
+  duckdb_result result_{};
+};
+
+// A file under $TMPDIR (else /tmp) holding given bytes, removed on
+// destruction.
+class TempFile {
+ public:
+  TempFile() = default;
+  ~TempFile() {
+    if (!path_.empty()) ::unlink(path_.c_str());
+  }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+
+  // kInternal naming the path and errno on failure.
+  Status Write(std::string_view bytes) {
+    const char* dir = std::getenv("TMPDIR");
+    std::string pattern = (dir != nullptr && *dir != '\0') ? dir : "/tmp";
+    pattern += "/deltacommit-checkpoint-XXXXXX";
+    const int fd = ::mkstemp(pattern.data());
+    if (fd < 0) return Failure("mkstemp", pattern, errno);
+    path_ = pattern;
+    Status status = WriteAll(fd, bytes);
+    if (::close(fd) != 0 && status.ok())
+      status = Failure("close", path_, errno);
+    return status;
+  }
+
+  const std::string& path() const { return path_; }
+
+  // The file's bytes now (after DuckDB wrote it). kInternal if unreadable.
+  StatusOr<std::string> Read() const {
+    std::ifstream in(path_, std::ios::binary);
+    if (!in) return Failure("open", path_, errno);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+
+ private:
+  static Status Failure(std::string_view call, const std::string& path,
+                        int error) {
+    return InternalError(std::string(call) + " " + path + ": " +
+                         std::strerror(error));
+  }
+
+  Status WriteAll(int fd, std::string_view bytes) const {
+    while (!bytes.empty()) {
+      const ssize_t n = ::write(fd, bytes.data(), bytes.size());
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return Failure("write", path_, errno);
+      }
+      bytes.remove_prefix(static_cast<size_t>(n));
+    }
+    return OkStatus();
+  }
+
+  std::string path_;
+};
+
+// A SQL string literal.
+inline std::string SqlString(std::string_view text) {
+  std::string out = "'";
+  for (const char c : text) {
+    if (c == '\'') out += '\'';
+    out += c;
+  }
+  out += '\'';
+  return out;
+}
+
+}  // namespace deltacommit::parquet_internal
+
+namespace deltacommit {
+
+// The shared in-memory database (closed with the handler).
+struct DuckDbParquetHandler::Database {
+  ~Database() {
+    if (db != nullptr) duckdb_close(&db);
+  }
+  duckdb_database db = nullptr;
+};
+
+}  // namespace deltacommit

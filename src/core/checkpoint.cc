@@ -1,0 +1,110 @@
+#include "deltacommit/checkpoint.h"
+
+#include <charconv>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "deltacommit/action_json.h"
+#include "deltacommit/log_path.h"
+#include "deltacommit/table_features.h"
+
+namespace deltacommit {
+
+StatusOr<int64_t> ParquetHandler::WriteCheckpoint(ObjectStore& /*store*/,
+                                                  const std::string& key,
+                                                  const std::vector<std::string>& /*lines*/) {
+  return UnimplementedError("cannot write checkpoint " + key +
+                            ": this Parquet handler only reads checkpoints");
+}
+
+std::vector<Action> CheckpointActions(const Snapshot& snapshot) {
+  std::vector<Action> actions;
+  actions.reserve(3 + snapshot.transactions().size() + snapshot.domain_metadata().size() +
+                  snapshot.active_files().size() + snapshot.tombstones().size());
+  actions.emplace_back(snapshot.protocol());
+  actions.emplace_back(snapshot.metadata());
+  for (const auto& [app_id, txn] : snapshot.transactions()) actions.emplace_back(txn);
+  for (const auto& [domain, d] : snapshot.domain_metadata()) actions.emplace_back(d);
+  // A checkpoint restates the state; it changes no data (PROTOCOL.md
+  // "Checkpoints": dataChange false in add and remove).
+  for (const auto& [key, add] : snapshot.active_files()) {
+    AddFile a = add;
+    a.data_change = false;
+    actions.emplace_back(std::move(a));
+  }
+  for (const auto& [key, remove] : snapshot.tombstones()) {
+    RemoveFile r = remove;
+    r.data_change = false;
+    actions.emplace_back(std::move(r));
+  }
+  if (IsFeatureEnabled(snapshot.protocol(), "v2Checkpoint")) {
+    CheckpointMetadata meta;
+    meta.version = snapshot.version();
+    actions.emplace_back(std::move(meta));
+  }
+  return actions;
+}
+
+std::string LastCheckpointJson(const CheckpointInfo& info) {
+  nlohmann::ordered_json j;
+  j["version"] = info.version;
+  j["size"] = info.size;
+  j["sizeInBytes"] = info.size_in_bytes;
+  j["numOfAddFiles"] = info.num_of_add_files;
+  return j.dump();
+}
+
+int64_t CheckpointInterval(const Metadata& metadata) {
+  auto it = metadata.configuration.find("delta.checkpointInterval");
+  if (it == metadata.configuration.end()) return kDefaultCheckpointInterval;
+  int64_t value = 0;
+  const std::string& text = it->second;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value <= 0) {
+    return kDefaultCheckpointInterval;
+  }
+  return value;
+}
+
+namespace {
+
+// The version `_last_checkpoint` names, if it exists and parses.
+std::optional<Version> LastCheckpointVersion(ObjectStore& store) {
+  auto content = store.Get(LastCheckpointPath());
+  if (!content.ok()) return std::nullopt;
+  auto j = nlohmann::json::parse(*content, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || !j.contains("version") || !j["version"].is_number_integer()) {
+    return std::nullopt;
+  }
+  return j["version"].get<Version>();
+}
+
+}  // namespace
+
+StatusOr<CheckpointInfo> WriteCheckpoint(ObjectStore& store, ParquetHandler& parquet,
+                                         const Snapshot& snapshot) {
+  CheckpointInfo info;
+  info.version = snapshot.version();
+  info.key = ClassicCheckpointPath(snapshot.version());
+  std::vector<Action> actions = CheckpointActions(snapshot);
+  std::vector<std::string> lines;
+  lines.reserve(actions.size());
+  for (const Action& action : actions) lines.push_back(ActionToJson(action));
+  info.size = static_cast<int64_t>(lines.size());
+  info.num_of_add_files = static_cast<int64_t>(snapshot.active_files().size());
+  DC_ASSIGN_OR_RETURN(info.size_in_bytes, parquet.WriteCheckpoint(store, info.key, lines));
+  // The hint goes last, so it never names a checkpoint that is not there;
+  // it is only a hint, so an older checkpoint does not move it backwards.
+  std::optional<Version> named = LastCheckpointVersion(store);
+  if (!named || *named <= info.version) {
+    DC_RETURN_IF_ERROR(store.Put(LastCheckpointPath(), LastCheckpointJson(info))
+                           .WithContext("checkpoint " + info.key + " written, but " +
+                                        LastCheckpointPath()));
+  }
+  return info;
+}
+
+}  // namespace deltacommit
