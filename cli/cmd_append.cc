@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "adapters/parquet/data_file_handler.h"
+#include "auto_checkpoint.h"
 #include "commands.h"
 #include "data_staging.h"
 #include "deltacommit/clock.h"
@@ -181,6 +182,9 @@ int RunAppend(const AppendArgs& args) {
     return ReportError(outcome.status().WithContext("table " + table->uri));
   }
   if (outcome->result == CommitResult::kConflict) RemoveUploaded(*table->store, staged);
+  if (outcome->result == CommitResult::kCommitted) {
+    MaybeCheckpointAfterCommit(*table, **snapshot, outcome->version);
+  }
   return Report(args, table->uri, staged, *outcome);
 }
 

@@ -103,6 +103,23 @@ TEST_F(CliDataTest, AppendCsvJsonAndParquetThenQueryGivesTheInputsFigures) {
             std::vector<std::string>{"6,210,5"});
 }
 
+// Like `commit`, `append` writes the automatic checkpoint when its version
+// is a multiple of delta.checkpointInterval.
+TEST_F(CliDataTest, AnAppendAtTheCheckpointIntervalWritesTheCheckpoint) {
+  ASSERT_EQ(RunCli({"create", table_, "--schema", "id:long,x:long,p:string", "--property",
+                    "delta.checkpointInterval=2"})
+                .exit_code,
+            0);
+  ASSERT_EQ(RunCli({"append", table_, Input("a.csv", kCsv)}).exit_code, 0);
+  EXPECT_FALSE(std::filesystem::exists(table_ + "/_delta_log/00000000000000000001.checkpoint.parquet"));
+  CliResult second = RunCli({"append", table_, Input("b.jsonl", kJson)});
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_TRUE(std::filesystem::exists(table_ + "/_delta_log/00000000000000000002.checkpoint.parquet"))
+      << second.err;
+  EXPECT_TRUE(std::filesystem::exists(table_ + "/_delta_log/_last_checkpoint"));
+  EXPECT_EQ(Query(table_, "SELECT count(*), sum(x) FROM t"), std::vector<std::string>{"8,280"});
+}
+
 TEST_F(CliDataTest, PartitionValuesRoundTripThroughEscapedDirectories) {
   Create(table_, "id:long,x:long,p:string", "p");
   ASSERT_EQ(RunCli({"append", table_, Input("a.csv", kCsv)}).exit_code, 0);
