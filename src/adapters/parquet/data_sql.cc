@@ -1,22 +1,13 @@
 #include "adapters/parquet/data_sql.h"
 
+#include "adapters/parquet/duckdb_handles.h"
+
 #include <utility>
 
 namespace deltacommit::data_internal {
 namespace {
 
-// Owns a duckdb_result (destroyed whether the query succeeded or not).
-class Result {
- public:
-  Result() = default;
-  ~Result() { duckdb_destroy_result(&result_); }
-  Result(const Result&) = delete;
-  Result& operator=(const Result&) = delete;
-  duckdb_result* get() { return &result_; }
-
- private:
-  duckdb_result result_{};
-};
+using parquet_internal::Result;
 
 Status Failed(std::string_view what, duckdb_result* result) {
   const char* error = duckdb_result_error(result);
@@ -71,31 +62,31 @@ Connection::~Connection() {
 
 Status Connection::Exec(const std::string& sql, std::string_view what) {
   Result result;
-  if (duckdb_query(connection_, sql.c_str(), result.get()) != DuckDBSuccess) {
-    return Failed(what, result.get());
+  if (duckdb_query(connection_, sql.c_str(), result.out()) != DuckDBSuccess) {
+    return Failed(what, result.out());
   }
   return OkStatus();
 }
 
 StatusOr<TextRows> Connection::Query(const std::string& sql, std::string_view what) {
   Result result;
-  if (duckdb_query(connection_, sql.c_str(), result.get()) != DuckDBSuccess) {
-    return Failed(what, result.get());
+  if (duckdb_query(connection_, sql.c_str(), result.out()) != DuckDBSuccess) {
+    return Failed(what, result.out());
   }
   TextRows out;
-  const idx_t columns = duckdb_column_count(result.get());
-  for (idx_t c = 0; c < columns; ++c) out.columns.emplace_back(duckdb_column_name(result.get(), c));
-  const idx_t rows = duckdb_row_count(result.get());
+  const idx_t columns = duckdb_column_count(result.out());
+  for (idx_t c = 0; c < columns; ++c) out.columns.emplace_back(duckdb_column_name(result.out(), c));
+  const idx_t rows = duckdb_row_count(result.out());
   out.rows.reserve(rows);
   for (idx_t r = 0; r < rows; ++r) {
     std::vector<std::optional<std::string>> row;
     row.reserve(columns);
     for (idx_t c = 0; c < columns; ++c) {
-      if (duckdb_value_is_null(result.get(), c, r)) {
+      if (duckdb_value_is_null(result.out(), c, r)) {
         row.emplace_back(std::nullopt);
         continue;
       }
-      char* text = duckdb_value_varchar(result.get(), c, r);
+      char* text = duckdb_value_varchar(result.out(), c, r);
       row.emplace_back(text != nullptr ? std::string(text) : std::string());
       duckdb_free(text);
     }

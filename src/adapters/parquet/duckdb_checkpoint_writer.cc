@@ -108,7 +108,7 @@ StatusOr<int64_t> DuckDbParquetHandler::WriteCheckpoint(
   DC_RETURN_IF_ERROR(parquet.Write("").WithContext(where));
 
   Connection connection;
-  if (duckdb_connect(db_->db, connection.out()) != DuckDBSuccess) {
+  if (duckdb_connect(db_->opened->get(), connection.out()) != DuckDBSuccess) {
     return InternalError("duckdb: cannot connect to the in-memory database");
   }
   const std::string sql =

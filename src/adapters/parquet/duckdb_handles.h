@@ -17,6 +17,7 @@
 #include <string>
 #include <string_view>
 
+#include "adapters/parquet/data_sql.h"
 #include "adapters/parquet/duckdb_parquet_handler.h"
 #include "deltacommit/status.h"
 
@@ -116,27 +117,16 @@ class TempFile {
   std::string path_;
 };
 
-// A SQL string literal.
-inline std::string SqlString(std::string_view text) {
-  std::string out = "'";
-  for (const char c : text) {
-    if (c == '\'') out += '\'';
-    out += c;
-  }
-  out += '\'';
-  return out;
-}
+using data_internal::SqlString;  // a SQL string literal
 
 }  // namespace deltacommit::parquet_internal
 
 namespace deltacommit {
 
-// The shared in-memory database (closed with the handler).
+// The shared in-memory database (closed with the handler), opened like the
+// data-file adapter's: one place turns extension auto-install/load off.
 struct DuckDbParquetHandler::Database {
-  ~Database() {
-    if (db != nullptr) duckdb_close(&db);
-  }
-  duckdb_database db = nullptr;
+  std::unique_ptr<data_internal::Database> opened;
 };
 
 }  // namespace deltacommit

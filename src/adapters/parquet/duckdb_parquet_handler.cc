@@ -123,28 +123,8 @@ StatusOr<std::string> SidecarKey(std::string_view path) {
 }  // namespace parquet_internal
 
 StatusOr<std::unique_ptr<DuckDbParquetHandler>> DuckDbParquetHandler::Create() {
-  duckdb_config config = nullptr;
-  if (duckdb_create_config(&config) != DuckDBSuccess) {
-    return InternalError("duckdb: cannot create a configuration");
-  }
-  // Nothing may be downloaded at run time: Parquet is built in, and an
-  // extension DuckDB would fetch for some file must fail the read instead.
-  bool set = duckdb_set_config(config, "autoinstall_known_extensions",
-                               "false") == DuckDBSuccess &&
-             duckdb_set_config(config, "autoload_known_extensions", "false") ==
-                 DuckDBSuccess;
   auto db = std::make_unique<Database>();
-  char* error = nullptr;
-  const bool opened =
-      set && duckdb_open_ext(nullptr, &db->db, config, &error) == DuckDBSuccess;
-  duckdb_destroy_config(&config);
-  if (!opened) {
-    std::string message = "duckdb: cannot open an in-memory database";
-    if (!set) message += ": extension settings refused";
-    if (error != nullptr) message += std::string(": ") + error;
-    duckdb_free(error);
-    return InternalError(std::move(message));
-  }
+  DC_ASSIGN_OR_RETURN(db->opened, data_internal::Database::Open());
   return std::unique_ptr<DuckDbParquetHandler>(
       new DuckDbParquetHandler(std::move(db)));
 }
@@ -195,7 +175,7 @@ Status DuckDbParquetHandler::ReadParquet(ObjectStore& store,
   bytes = std::string();  // the temp file holds it now
 
   Connection connection;
-  if (duckdb_connect(db_->db, connection.out()) != DuckDBSuccess) {
+  if (duckdb_connect(db_->opened->get(), connection.out()) != DuckDBSuccess) {
     return InternalError("duckdb: cannot connect to the in-memory database");
   }
   const std::string sql =
