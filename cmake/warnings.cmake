@@ -8,10 +8,52 @@ function(deltacommit_warnings target)
   endif()
 endfunction()
 
-# Adds one gtest binary per test source; LABEL is the CTest label (unit, contract, ...).
+# The suites the tsan preset builds (target threaded_tests) and runs (label
+# *+threads, `ctest -L threads`; scripts/test.sh): those that run threads in
+# one process, and those that start `deltacommit serve`. TSan over the
+# single-threaded parsers and the golden tables finds nothing and would cost
+# a quarter of the CI run.
+set(DELTACOMMIT_THREADED_TESTS
+  transaction_test log_path_test s3_dynamodb_log_store_test
+  credentials_test curl_http_client_test session_credentials_test
+  dynamodb_client_integration_test dynamodb_coordination_table_integration_test
+  duckdb_parquet_handler_unit_test
+  object_store_contract_test posix_object_store_test state_store_contract_test
+  dynamodb_state_store_test
+  cli_concurrency_test s3_conditional_test s3_dynamodb_test s3_dynamodb_fault_test
+  commit_service_s3_test commit_service_s3_concurrency_test commit_service_s3_logs_test
+  serve_api_test serve_api_run_test serve_ha_test serve_sts_cli_test serve_cli_faults_test
+  service_client_cli_test cli_data_test doctor_test)
+# Every suite of the commit service, its client and the fault sweeps.
+set(DELTACOMMIT_THREADED_DIRS service src/adapters/service tests/fault)
+if(DELTACOMMIT_BUILD_TESTS)
+  add_custom_target(threaded_tests)
+endif()
+
+function(deltacommit_threaded name out_threaded)
+  file(RELATIVE_PATH dir ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR})
+  set(threaded OFF)
+  if(name IN_LIST DELTACOMMIT_THREADED_TESTS)
+    set(threaded ON)
+  endif()
+  foreach(d ${DELTACOMMIT_THREADED_DIRS})
+    if(dir STREQUAL d OR dir MATCHES "^${d}/")
+      set(threaded ON)
+    endif()
+  endforeach()
+  set(${out_threaded} ${threaded} PARENT_SCOPE)
+endfunction()
+
+# Adds one gtest binary per test source; LABEL is the CTest label (unit,
+# contract, ...), with "+threads" on the threaded suites.
 function(deltacommit_test name label)
   add_executable(${name} ${ARGN})
   deltacommit_warnings(${name})
   target_link_libraries(${name} PRIVATE GTest::gtest GTest::gtest_main GTest::gmock)
+  deltacommit_threaded(${name} threaded)
+  if(threaded)
+    set(label "${label}+threads")
+    add_dependencies(threaded_tests ${name})
+  endif()
   gtest_discover_tests(${name} PROPERTIES LABELS ${label} DISCOVERY_TIMEOUT 60)
 endfunction()

@@ -17,6 +17,9 @@ constexpr auto kWait = std::chrono::seconds(10);
 
 class CoordinatedTest : public CommitServiceTest {
  protected:
+  // clock_ dies before the base's service_, whose publisher threads read it:
+  // the service goes first.
+  ~CoordinatedTest() override { StopService(); }
   CommitReply CommitStaged(Version version, const std::string& staged_file) {
     return service().Commit(testing::CoordinatedCommit(Access(), version, staged_file));
   }
@@ -29,6 +32,8 @@ class CoordinatedTest : public CommitServiceTest {
     }
     return versions;
   }
+
+  FakeClock clock_{SystemClock().NowMillis()};
 };
 
 TEST_F(CoordinatedTest, RatifiesAtOnceAndPublishesInTheBackground) {
@@ -129,9 +134,8 @@ TEST_F(CoordinatedTest, PublisherDropsCredentialsThatS3Refuses) {
 }
 
 TEST_F(CoordinatedTest, PublisherDropsCredentialsWhenTheyExpire) {
-  FakeClock clock(SystemClock().NowMillis());
   CommitServiceOptions options;
-  options.clock = &clock;
+  options.clock = &clock_;
   options.publisher.first_retry = std::chrono::milliseconds(5);
   options.publisher.max_retry = std::chrono::milliseconds(5);
   NewService(options);
@@ -139,7 +143,7 @@ TEST_F(CoordinatedTest, PublisherDropsCredentialsWhenTheyExpire) {
   ASSERT_TRUE(CommitStaged(0, PutStaged(0, CommitActions("a"))).ok());
   EXPECT_FALSE(service().publisher().WaitIdle(std::chrono::milliseconds(100)));
   EXPECT_EQ(service().publisher().ScheduledTables(), 1u);
-  clock.Advance(std::chrono::hours(2));
+  clock_.Advance(std::chrono::hours(2));
   ASSERT_TRUE(service().publisher().WaitIdle(kWait));
   const int64_t attempts = faults().CallCount(ObjectStoreOp::kPutIfAbsent);
   EXPECT_GE(attempts, 2);

@@ -35,6 +35,7 @@ class CommitServiceTest : public ::testing::Test {
     service_ = std::make_unique<CommitService>(*state_, factory_, options);
     return *service_;
   }
+  void StopService() { service_.reset(); }
   // Built on first use: call once before threads share it.
   CommitService& service() {
     if (!service_) NewService();
