@@ -63,6 +63,8 @@ std::optional<ApiError> ServeApi::Prepare(const CommitBody& body,
   out.access.endpoint = {endpoint->name, endpoint->service, endpoint->enforces_if_none_match};
   out.access.credentials = body.credentials;
   out.version = body.version;
+  out.append = body.append;
+  out.read_version = body.read_version;
   out.actions = body.actions;
   out.staged_file = body.staged_file;
   return std::nullopt;
@@ -97,14 +99,23 @@ void ServeApi::LogCommit(const http::Request& request, const service::TokenConfi
   if (token != nullptr) fields["client"] = token->name;
   if (body != nullptr) {
     fields["table"] = body->table.substr(0, 300);  // JSON escapes what it must
-    fields["version"] = body->version;
-    fields["mode"] = body->staged_file ? "coordinated" : "service";
+    fields["mode"] = body->append ? "append" : body->staged_file ? "coordinated" : "service";
+    if (body->append) {
+      fields["read_version"] = body->read_version;
+    } else {
+      fields["version"] = body->version;
+    }
     if (!body->endpoint.empty()) fields["endpoint"] = body->endpoint.substr(0, 64);
     if (!body->credentials.access_key_id.empty()) {
       fields["key_id"] = body->credentials.RedactedKeyId();
     }
   }
-  if (reply != nullptr && reply->ok()) fields["published"] = reply->published;
+  if (reply != nullptr && reply->ok()) {
+    fields["published"] = reply->published;
+    if (body != nullptr && body->append) fields["version"] = reply->version;
+    if (reply->merged > 0) fields["merged"] = reply->merged;
+    if (reply->duplicate) fields["duplicate"] = true;
+  }
   if (error.status != 200) {
     fields["code"] = error.code;
     fields["error"] = error.message;

@@ -19,7 +19,8 @@ using nlohmann::json;
 constexpr int kMaxDepth = 4;
 
 constexpr std::string_view kTopFields =
-    "table, version, actions or staged_file, credentials, endpoint";
+    "table, version, actions or staged_file, credentials, endpoint; append and read_version "
+    "for an append";
 constexpr std::string_view kCredentialFields =
     "access_key_id, secret_access_key, session_token, expiration";
 
@@ -104,19 +105,26 @@ Status ReadString(const json& value, std::string_view field, std::string& out) {
   return OkStatus();
 }
 
-Status ReadVersion(const json& value, Version& out) {
+Status ReadVersion(const json& value, std::string_view field, Version& out) {
+  const std::string name(field);
   if (value.is_number_unsigned()) {
     if (value.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<Version>::max())) {
-      return InvalidArgumentError("field \"version\" is too large");
+      return InvalidArgumentError("field \"" + name + "\" is too large");
     }
   } else if (!value.is_number_integer()) {
-    return WrongType("version", "an integer", value);
+    return WrongType(field, "an integer", value);
   }
   out = value.get<Version>();
   if (out < 0) {
-    return InvalidArgumentError("field \"version\" is " + std::to_string(out) +
+    return InvalidArgumentError("field \"" + name + "\" is " + std::to_string(out) +
                                 "; versions start at 0");
   }
+  return OkStatus();
+}
+
+Status ReadBool(const json& value, std::string_view field, bool& out) {
+  if (!value.is_boolean()) return WrongType(field, "true or false", value);
+  out = value.get<bool>();
   return OkStatus();
 }
 
@@ -150,12 +158,32 @@ Status ReadCredentials(const json& value, CommitBody& out) {
 
 Status ReadField(const std::string& key, const json& value, CommitBody& out) {
   if (key == "table") return ReadString(value, key, out.table);
-  if (key == "version") return ReadVersion(value, out.version);
+  if (key == "version") return ReadVersion(value, key, out.version);
+  if (key == "read_version") return ReadVersion(value, key, out.read_version);
+  if (key == "append") return ReadBool(value, key, out.append);
   if (key == "actions") return ReadString(value, key, out.actions.emplace());
   if (key == "staged_file") return ReadString(value, key, out.staged_file.emplace());
   if (key == "endpoint") return ReadString(value, key, out.endpoint);
   if (key == "credentials") return ReadCredentials(value, out);
   return UnknownField("", key, kTopFields);
+}
+
+// An append: inline actions and the read version, no version of its own.
+StatusOr<CommitBody> CheckAppend(const json& parsed, CommitBody& out) {
+  if (parsed.contains("version")) {
+    return InvalidArgumentError(
+        "an append (\"append\": true) has no field \"version\": the service assigns it");
+  }
+  if (out.staged_file || !out.actions) {
+    return InvalidArgumentError(
+        "an append sends its commit's JSON lines in field \"actions\" (not \"staged_file\")");
+  }
+  if (!parsed.contains("read_version")) {
+    return InvalidArgumentError(
+        "missing field \"read_version\": the table version the append's files were written "
+        "for");
+  }
+  return std::move(out);
 }
 
 }  // namespace
@@ -166,11 +194,14 @@ StatusOr<CommitBody> ParseCommitBody(std::string_view body) {
   for (const auto& [key, value] : parsed.items()) {
     DC_RETURN_IF_ERROR(ReadField(key, value, out));
   }
-  for (const char* required : {"table", "version"}) {
-    if (!parsed.contains(required)) {
-      return InvalidArgumentError("missing field \"" + std::string(required) + "\"");
-    }
+  if (!parsed.contains("table")) return InvalidArgumentError("missing field \"table\"");
+  if (out.append) return CheckAppend(parsed, out);
+  if (parsed.contains("read_version")) {
+    return InvalidArgumentError(
+        "field \"read_version\" is for an append (\"append\": true); a commit with a "
+        "version checks conflicts itself");
   }
+  if (!parsed.contains("version")) return InvalidArgumentError("missing field \"version\"");
   if (out.actions.has_value() == out.staged_file.has_value()) {
     return InvalidArgumentError(
         out.actions ? "send either \"actions\" (service mode) or \"staged_file\" "

@@ -23,7 +23,9 @@ namespace deltacommit::cli {
 
 struct CommitBody {
   std::string table;  // as sent; the caller normalises it
-  Version version = -1;
+  Version version = -1;  // -1 for an append
+  bool append = false;   // a blind append: the service assigns the version
+  Version read_version = -1;  // an append's snapshot version
   std::optional<std::string> actions;      // service mode
   std::optional<std::string> staged_file;  // coordinated mode
   // As sent (source "request"); missing fields stay empty, and the commit
@@ -38,7 +40,8 @@ struct CommitBody {
 // kInvalidArgument (400 bad_request) naming what is wrong: not JSON, not an
 // object, an unknown, repeated or missing field, a field of the wrong type,
 // a negative or non-integer version, both or neither of actions and
-// staged_file.
+// staged_file; for an append (`"append": true`), a version, a staged_file
+// or a missing read_version.
 StatusOr<CommitBody> ParseCommitBody(std::string_view body);
 
 }  // namespace deltacommit::cli

@@ -61,6 +61,32 @@ TEST(ParseCommitBodyTest, CoordinatedModeBody) {
   EXPECT_TRUE(body->endpoint.empty());
 }
 
+TEST(ParseCommitBodyTest, AppendBody) {
+  StatusOr<CommitBody> body = ParseCommitBody(
+      R"({"table":"s3://bucket/t","append":true,"read_version":4,"actions":"x\n","credentials":)" +
+      Credentials() + "}");
+  ASSERT_TRUE(body.ok()) << body.status().ToString();
+  EXPECT_TRUE(body->append);
+  EXPECT_EQ(body->read_version, 4);
+  EXPECT_EQ(body->version, -1);
+  EXPECT_EQ(body->actions, "x\n");
+}
+
+TEST(ParseCommitBodyTest, AppendsAreRefusedWhenTheirFieldsDoNotFit) {
+  EXPECT_THAT(Refusal(Body(R"("append":true,"read_version":1,"actions":"")")),
+              HasSubstr("has no field \"version\": the service assigns it"));
+  EXPECT_THAT(Refusal(R"({"table":"s3://b/t","append":true,"actions":""})"),
+              HasSubstr("missing field \"read_version\""));
+  EXPECT_THAT(Refusal(R"({"table":"s3://b/t","append":true,"read_version":1,"staged_file":"s"})"),
+              HasSubstr("in field \"actions\""));
+  EXPECT_EQ(Refusal(R"({"table":"s3://b/t","append":"yes","read_version":1,"actions":""})"),
+            "field \"append\" must be true or false, not a string");
+  EXPECT_EQ(Refusal(R"({"table":"s3://b/t","append":true,"read_version":-2,"actions":""})"),
+            "field \"read_version\" is -2; versions start at 0");
+  EXPECT_THAT(Refusal(Body(R"("read_version":1,"actions":"")")),
+              HasSubstr("\"read_version\" is for an append"));
+}
+
 // Credentials missing or incomplete are the commit service's 422, not 400;
 // an expiration that is no time is kept as a problem for the same answer.
 TEST(ParseCommitBodyTest, CredentialProblemsAreLeftForThe422) {
@@ -95,7 +121,7 @@ TEST(ParseCommitBodyTest, MalformedJsonNamesOnlyThePosition) {
 TEST(ParseCommitBodyTest, UnknownFieldsAreNamed) {
   EXPECT_EQ(Refusal(Body(R"("actions":"x","stagedFile":"y")")),
             "unknown field \"stagedFile\" (a commit takes: table, version, actions or "
-            "staged_file, credentials, endpoint)");
+            "staged_file, credentials, endpoint; append and read_version for an append)");
   EXPECT_EQ(Refusal(R"({"table":"s3://b/t","version":1,"actions":"",)"
                     R"("credentials":{"secret_key":"hidden"}})"),
             "unknown field credentials.\"secret_key\" (credentials take: access_key_id, "

@@ -10,7 +10,10 @@ int HttpStatusFor(CommitOutcome outcome) {
   switch (outcome) {
     case CommitOutcome::kOk: return 200;
     case CommitOutcome::kVersionTaken:
-    case CommitOutcome::kVersionAhead: return 409;
+    case CommitOutcome::kVersionAhead:
+    case CommitOutcome::kMetadataChanged:
+    case CommitOutcome::kTxnConflict:
+    case CommitOutcome::kAppendUnavailable: return 409;
     case CommitOutcome::kBadRequest: return 400;
     case CommitOutcome::kTooLarge: return 413;
     case CommitOutcome::kCredentialsInvalid: return 422;
@@ -35,7 +38,8 @@ ApiError ErrorFor(const Status& status) {
 
 ApiError ErrorFor(const service::CommitReply& reply) {
   const bool conflict = reply.outcome == CommitOutcome::kVersionTaken ||
-                        reply.outcome == CommitOutcome::kVersionAhead;
+                        reply.outcome == CommitOutcome::kVersionAhead ||
+                        reply.outcome == CommitOutcome::kMetadataChanged;
   return {HttpStatusFor(reply.outcome), std::string(service::CommitOutcomeName(reply.outcome)),
           reply.message, conflict ? std::optional<Version>(reply.latest.value_or(-1)) : std::nullopt,
           reply.reason};
@@ -59,6 +63,8 @@ http::Response ErrorAnswer(const ApiError& error) {
 http::Response CommitReplyResponse(const service::CommitReply& reply) {
   if (!reply.ok()) return ErrorAnswer(ErrorFor(reply));
   nlohmann::json body = {{"version", reply.version}, {"published", reply.published}};
+  if (reply.merged > 0) body["merged"] = reply.merged;
+  if (reply.duplicate) body["duplicate"] = true;
   return http::Response::Json(200, body.dump());
 }
 

@@ -18,6 +18,8 @@ CommitService::CommitService(StateStore& state, ObjectStoreFactory& stores,
       clock_(options_.clock != nullptr ? *options_.clock : SystemClock()),
       observer_(options_.observer != nullptr ? *options_.observer : NoCommitObserver()),
       steps_(state, observer_, options_.hooks, clock_, options_.logger),
+      append_tables_(options_.appends.tables),
+      append_queue_(options_.appends.queue),
       publisher_(steps_, stores, locks_, options_.publisher) {}
 
 CommitService::~CommitService() { publisher_.Stop(); }
@@ -29,20 +31,29 @@ CommitReply CommitService::Commit(const CommitRequest& request) {
   CommitReply reply;
   if (std::optional<CommitReply> refused = CheckRequest(request)) {
     reply = std::move(*refused);
+  } else if (request.append) {
+    reply = CommitAppend(request);
   } else {
     reply = mode == CommitMode::kService ? CommitInline(request) : CommitStaged(request);
   }
   const auto latency = std::chrono::duration_cast<std::chrono::microseconds>(
       std::chrono::steady_clock::now() - start);
   observer_.OnCommit(CommitEvent{mode, reply.outcome, latency});
-  steps_.logger().debug("commit {} version {} ({}): {}{}", request.access.table,
-                        request.version, CommitModeName(mode), CommitOutcomeName(reply.outcome),
+  steps_.logger().debug("commit {} version {} ({}{}): {}{}", request.access.table,
+                        request.append ? reply.version : request.version,
+                        CommitModeName(mode), request.append ? ", append" : "",
+                        CommitOutcomeName(reply.outcome),
                         reply.ok() && !reply.published ? ", not yet published" : "");
   return reply;
 }
 
 std::optional<CommitReply> CommitService::CheckRequest(const CommitRequest& request) {
-  if (request.version < 0) {
+  if (request.append && (request.version >= 0 || !request.actions)) {
+    return CommitReply::Error(CommitOutcome::kBadRequest,
+                              request.actions ? "an append has no version: the service assigns it"
+                                              : "an append sends its \"actions\" inline");
+  }
+  if (request.version < 0 && !request.append) {
     return CommitReply::Error(CommitOutcome::kBadRequest,
                               "version " + std::to_string(request.version) +
                                   " is negative: versions start at 0");
@@ -120,24 +131,28 @@ CommitReply CommitService::StageRatifyPublish(const CommitRequest& request, Open
     return RatifyRefused(wanted, ratified, conflict, CommitMode::kService, store);
   }
   if (StepResult crash = steps_.Step("service/after-ratify")) return ReplyFor(*crash);
-  const PublishTarget target{&store, request.access.endpoint.enforces_if_none_match, false};
-  const KnownContent known{wanted.version, content};
-  StepResult failure =
-      steps_.PublishPending(request.access.table, target, wanted.version, &known);
+  return PublishRatified(request.access, store, wanted, content);
+}
+
+CommitReply CommitService::PublishRatified(const TableAccess& access, ObjectStore& store,
+                                           const CommitRecord& record, std::string_view content) {
+  const PublishTarget target{&store, access.endpoint.enforces_if_none_match, false};
+  const KnownContent known{record.version, content};
+  StepResult failure = steps_.PublishPending(access.table, target, record.version, &known);
   if (!failure) {
     // <v>.json now holds the commit; the staged copy was only the service's
     // own (nobody else reads it), so the log keeps one object per commit.
     // Best effort: credentials without s3:DeleteObject leave it behind.
-    store.Delete(wanted.staged_file).IgnoreError();
-    return CommitReply::Ok(wanted.version, true);
+    store.Delete(record.staged_file).IgnoreError();
+    return CommitReply::Ok(record.version, true);
   }
   if (failure->kind == FailureKind::kStep || failure->kind == FailureKind::kLogInconsistent) {
     return ReplyFor(*failure);
   }
   steps_.logger().warn("version {} of {} is committed (ratified) but not yet published: {}",
-                       wanted.version, wanted.table, failure->status.message());
-  if (!IsCredentialsRejected(*failure)) publisher_.Schedule(request.access);
-  return CommitReply::Ok(wanted.version, false);
+                       record.version, record.table, failure->status.message());
+  if (!IsCredentialsRejected(*failure)) publisher_.Schedule(access);
+  return CommitReply::Ok(record.version, false);
 }
 
 std::optional<CommitReply> CommitService::CheckVersion(const CommitRecord& wanted,

@@ -19,6 +19,13 @@
 // with published = false and the Publisher or the next request publishes it
 // (except kLogInconsistent, which is answered as such).
 //
+// Appends (CommitRequest::append; docs/protocols/group-commit.md): checked
+// as above plus the blind-append rules, queued per table; a batch leader
+// under the table lock publishes what is pending, finds the latest version
+// L and the table's tracked state, merges the queued appends into version
+// L + 1 (service/append-after-stage, service/append-after-ratify) and
+// answers each with its version.
+//
 // Coordinated mode (CommitRequest::staged_file): check the name, GET the
 // staged commit (log, not data) to check and hash it, then 3, 4 (a replay
 // is the same staged file), 6 (service/coordinated-after-ratify), answer OK
@@ -38,6 +45,8 @@
 
 #include "deltacommit/clock.h"
 #include "deltacommit/step_hooks.h"
+#include "service/commits/append_queue.h"
+#include "service/commits/append_tables.h"
 #include "service/commits/commit_checks.h"
 #include "service/commits/commit_observer.h"
 #include "service/commits/commit_steps.h"
@@ -49,6 +58,17 @@
 
 namespace deltacommit::service {
 
+// Appends with server-assigned versions (docs/protocols/group-commit.md).
+struct AppendOptions {
+  BatchLimits batch;  // max_appends 1: no group commit, one version each
+  AppendQueueOptions queue;
+  AppendTablesOptions tables;
+  // Batches an append may wait through unanswered before it is answered
+  // kUnavailable (a guard: each such batch lost a race to another instance).
+  int64_t max_batches = 100;
+  std::string engine_info = "deltacommit-service/0.1.0";
+};
+
 struct CommitServiceOptions {
   CommitLimits limits;
   // A request's credentials must stay valid this long after it arrives: a
@@ -57,6 +77,7 @@ struct CommitServiceOptions {
   // Most commits one PendingCommits answer lists.
   int64_t pending_list_limit = 1000;
   PublisherOptions publisher;
+  AppendOptions appends;
   StepHooks* hooks = nullptr;                // none
   CommitObserver* observer = nullptr;        // NoCommitObserver()
   Clock* clock = nullptr;                    // SystemClock()
@@ -91,8 +112,24 @@ class CommitService {
   };
 
   CommitReply CommitInline(const CommitRequest& request);
+  // Appends (commit_service_append.cc).
+  CommitReply CommitAppend(const CommitRequest& request);
+  void RunAppendBatch(const TableAccess& access, const std::vector<QueuedAppend*>& queued);
+  void DecideAppends(const TableAccess& access, ObjectStore& store,
+                     const std::vector<QueuedAppend*>& queued);
+  std::optional<Failure> FillAppTxns(const std::string& table,
+                                     const std::vector<QueuedAppend*>& queued,
+                                     AppendTableState* state);
+  // Stages, ratifies and publishes `batch`; nullopt when another instance
+  // took its version first (its appends wait for the next batch).
+  std::optional<CommitReply> CommitBatch(const TableAccess& access, ObjectStore& store,
+                                         const AppendBatch& batch);
   CommitReply CommitStaged(const CommitRequest& request);
   CommitReply StageRatifyPublish(const CommitRequest& request, Opened& opened);
+  // Publishes `record`, ratified, whose bytes are `content`: OK (published
+  // or not yet: it is decided either way) or the failure that stops it.
+  CommitReply PublishRatified(const TableAccess& access, ObjectStore& store,
+                              const CommitRecord& record, std::string_view content);
   CommitReply RatifyStaged(const CommitRequest& request, const CommitRecord& wanted,
                            ObjectStore& store);
   // Steps 3 and 4: nullopt when request.version is the next version.
@@ -116,6 +153,8 @@ class CommitService {
   CommitObserver& observer_;
   TableLocks locks_;
   CommitSteps steps_;
+  AppendTables append_tables_;
+  AppendQueue append_queue_;
   Publisher publisher_;  // last: its threads use the members above
 };
 

@@ -24,6 +24,12 @@ std::string_view CommitOutcomeName(CommitOutcome outcome) {
       return "unavailable";
     case CommitOutcome::kLogInconsistent:
       return "log_inconsistent";
+    case CommitOutcome::kMetadataChanged:
+      return "metadata_changed";
+    case CommitOutcome::kTxnConflict:
+      return "txn_conflict";
+    case CommitOutcome::kAppendUnavailable:
+      return "append_unavailable";
   }
   return "unavailable";
 }

@@ -39,10 +39,16 @@ struct TableAccess {
 };
 
 // POST /v1/commits. Exactly one of `actions` (service mode) and
-// `staged_file` (coordinated mode) is set.
+// `staged_file` (coordinated mode) is set. An append (docs/protocols/
+// group-commit.md) has `actions`, no version (-1) and a read_version.
 struct CommitRequest {
   TableAccess access;
   Version version = -1;
+  // A blind append: the service assigns the version and may merge it with
+  // other appends to the table into one commit.
+  bool append = false;
+  // An append's snapshot version: the one its data files were written for.
+  Version read_version = -1;
   // Service mode: the commit file's bytes, JSON lines as they will be
   // written to _delta_log/<version>.json.
   std::optional<std::string> actions;
@@ -64,19 +70,38 @@ enum class CommitOutcome {
   // written around the service, a staged commit gone or changed): the
   // service never overwrites, so an operator must look. Not retryable.
   kLogInconsistent,
+  // An append whose read_version predates the table's last protocol or
+  // metaData change (latest: that version): reload, rewrite, append again.
+  kMetadataChanged,
+  // An append some of whose txns are applied and some not: another writer
+  // uses the same appId. Not retryable as is.
+  kTxnConflict,
+  // The service cannot assign versions for this table (it cannot find the
+  // table's protocol and metaData in its JSON commits): commit with a
+  // version instead.
+  kAppendUnavailable,
 };
 
 // The API's error code: "ok", "version_taken", "version_ahead",
 // "bad_request", "too_large", "credentials_invalid", "credentials_rejected",
-// "unavailable", "log_inconsistent".
+// "unavailable", "log_inconsistent", "metadata_changed", "txn_conflict",
+// "append_unavailable".
 std::string_view CommitOutcomeName(CommitOutcome outcome);
 
 struct CommitReply {
   CommitOutcome outcome = CommitOutcome::kUnavailable;
   Version version = -1;    // kOk: the committed version
   bool published = false;  // kOk: _delta_log/<version>.json exists
+  // kOk for an append: how many appends share `version` (1: alone); 0 for
+  // a duplicate.
+  int64_t merged = 0;
+  // kOk for an append whose every txn was applied before (the retry of an
+  // append whose reply was lost): `version` is where it landed, -1 when a
+  // later txn of its appId superseded that record.
+  bool duplicate = false;
   // kVersionTaken, kVersionAhead: the latest ratified (or, for a table the
   // service had no state for, published) version; -1 for an empty log.
+  // kMetadataChanged: the version that changed the protocol or metadata.
   std::optional<Version> latest;
   std::string message;  // not kOk: what was wrong and what to do
   // kCredentialsRejected: "access_denied" (S3 accepted the credentials but

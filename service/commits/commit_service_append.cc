@@ -1,0 +1,191 @@
+// CommitService's appends: server-assigned versions and group commit
+// (docs/protocols/group-commit.md).
+#include <mutex>
+#include <utility>
+
+#include "deltacommit/log_path.h"
+#include "service/commits/commit_service.h"
+
+namespace deltacommit::service {
+namespace {
+
+void AnswerAll(const std::vector<QueuedAppend*>& queued, const CommitReply& reply) {
+  for (QueuedAppend* q : queued) {
+    if (!q->reply) q->reply = reply;
+  }
+}
+
+CommitReply ReplyFor(const AppendResult& result) {
+  switch (result.outcome) {
+    case AppendOutcome::kDuplicate: {
+      CommitReply reply = CommitReply::Ok(result.version, true);
+      reply.duplicate = true;
+      return reply;
+    }
+    case AppendOutcome::kMetadataChanged: {
+      CommitReply reply = CommitReply::Error(
+          CommitOutcome::kMetadataChanged,
+          result.detail + ": read the table again, write the files for its schema, append again");
+      reply.latest = result.version;
+      return reply;
+    }
+    case AppendOutcome::kTxnConflict:
+      return CommitReply::Error(CommitOutcome::kTxnConflict, result.detail);
+    case AppendOutcome::kMerged:
+    case AppendOutcome::kNextBatch:
+      break;
+  }
+  return CommitReply::Error(CommitOutcome::kUnavailable, "internal: no reply for an append");
+}
+
+// Appends of one table with different endpoints go in different batches:
+// each batch is written through one endpoint.
+std::string QueueKey(const TableAccess& access) {
+  return access.table + '\n' + access.endpoint.name;
+}
+
+}  // namespace
+
+CommitReply CommitService::CommitAppend(const CommitRequest& request) {
+  StatusOr<CheckedCommit> checked =
+      CheckCommitContent(request.access.table, *request.actions, options_.limits);
+  if (!checked.ok()) return ContentRefused(checked.status(), "");
+  StatusOr<BlindAppend> append = ParseBlindAppend(*request.actions, request.read_version);
+  if (!append.ok()) return CommitReply::Error(CommitOutcome::kBadRequest, append.status().message());
+  QueuedAppend item{&request, std::move(append).value(), std::nullopt, 0};
+  // The leader writes each batch with its own request's credentials and
+  // endpoint: every merged request was authorised for this table.
+  return append_queue_.Submit(QueueKey(request.access), item,
+                              [&](const std::vector<QueuedAppend*>& queued) {
+                                RunAppendBatch(request.access, queued);
+                              });
+}
+
+void CommitService::RunAppendBatch(const TableAccess& access,
+                                   const std::vector<QueuedAppend*>& queued) {
+  for (QueuedAppend* q : queued) {
+    if (q->batches >= options_.appends.max_batches) {
+      q->reply = CommitReply::Error(
+          CommitOutcome::kUnavailable,
+          "the append waited through " + std::to_string(q->batches) +
+              " batches of " + access.table + " without landing: retry it (its txn is kept)");
+    }
+  }
+  StatusOr<std::unique_ptr<ObjectStore>> store = stores_.Open(access);
+  if (!store.ok()) return AnswerAll(queued, service::ReplyFor(ObjectStoreFailure(store.status())));
+  std::lock_guard lock(locks_.For(access.table));
+  DecideAppends(access, **store, queued);
+}
+
+void CommitService::DecideAppends(const TableAccess& access, ObjectStore& store,
+                                  const std::vector<QueuedAppend*>& queued) {
+  const PublishTarget target{&store, access.endpoint.enforces_if_none_match, false};
+  if (StepResult failure = steps_.PublishPending(access.table, target)) {
+    return AnswerAll(queued, service::ReplyFor(*failure));
+  }
+  Version latest = -1;
+  if (StepResult failure = steps_.FindLatest(access.table, store, &latest)) {
+    return AnswerAll(queued, service::ReplyFor(*failure));
+  }
+  StatusOr<AppendTableState> state = append_tables_.Load(access.table, latest, store);
+  if (!state.ok()) {
+    if (state.status().code() == StatusCode::kFailedPrecondition) {
+      return AnswerAll(queued, CommitReply::Error(
+                                   CommitOutcome::kAppendUnavailable,
+                                   "the service cannot assign versions for " + access.table +
+                                       ": " + state.status().message() +
+                                       "; commit with a version instead"));
+    }
+    return AnswerAll(queued, service::ReplyFor(ObjectStoreFailure(state.status())));
+  }
+  if (StepResult failure = FillAppTxns(access.table, queued, &*state)) {
+    return AnswerAll(queued, service::ReplyFor(*failure));
+  }
+  std::vector<const BlindAppend*> requests;
+  for (QueuedAppend* q : queued) requests.push_back(&q->append);
+  AppendBatch batch = BuildAppendBatch(*state, requests, options_.appends.batch,
+                                       clock_.NowMillis(), options_.appends.engine_info);
+  int64_t merged = 0;
+  for (size_t i = 0; i < queued.size(); ++i) {
+    const AppendResult& result = batch.results[i];
+    if (result.outcome == AppendOutcome::kMerged) ++merged;
+    if (result.outcome != AppendOutcome::kMerged && result.outcome != AppendOutcome::kNextBatch &&
+        !queued[i]->reply) {
+      queued[i]->reply = ReplyFor(result);
+    }
+  }
+  if (merged == 0) return;
+  std::optional<CommitReply> reply = CommitBatch(access, store, batch);
+  if (!reply) {
+    append_tables_.Forget(access.table);  // another instance wrote the version
+    return;
+  }
+  if (reply->ok()) {
+    reply->merged = merged;
+    ApplyBatch(batch, &*state);
+    append_tables_.Store(access.table, std::move(state).value());
+  } else {
+    append_tables_.Forget(access.table);
+  }
+  for (size_t i = 0; i < queued.size(); ++i) {
+    if (batch.results[i].outcome == AppendOutcome::kMerged) queued[i]->reply = *reply;
+  }
+}
+
+std::optional<Failure> CommitService::FillAppTxns(const std::string& table,
+                                                  const std::vector<QueuedAppend*>& queued,
+                                                  AppendTableState* state) {
+  for (const QueuedAppend* q : queued) {
+    for (const SetTransaction& txn : q->append.txns) {
+      if (state->app_txns.count(txn.app_id) > 0) continue;
+      StatusOr<std::optional<AppliedTxn>> applied = state_.LatestAppTxn(table, txn.app_id);
+      if (!applied.ok()) return StateStoreFailure(observer_, "LatestAppTxn", applied.status());
+      if (applied->has_value()) state->app_txns[txn.app_id] = **applied;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<CommitReply> CommitService::CommitBatch(const TableAccess& access,
+                                                      ObjectStore& store,
+                                                      const AppendBatch& batch) {
+  StatusOr<CheckedCommit> checked =
+      CheckCommitContent(access.table, batch.content, options_.limits);
+  if (!checked.ok()) return ContentRefused(checked.status(), "the merged append: ");
+  CommitRecord record;
+  record.table = access.table;
+  record.version = batch.version;
+  record.staged_file = StagedCommitPath(batch.version, NewUuid());
+  record.content_sha256 = checked->content_sha256;
+  record.size = checked->size;
+  record.ratified_at_ms = clock_.NowMillis();
+  record.commit_timestamp_ms = batch.commit_timestamp_ms;
+  record.app_txns = checked->app_txns;
+  Status staged = store.Put(record.staged_file, batch.content);
+  if (!staged.ok()) return service::ReplyFor(ObjectStoreFailure(staged));
+  if (StepResult crash = steps_.Step("service/append-after-stage")) {
+    return service::ReplyFor(*crash);
+  }
+  RatifyConflict conflict;
+  Status ratified = steps_.Ratify(record, &conflict);
+  if (!ratified.ok()) {
+    if (ratified.IsAlreadyExists() || ratified.code() == StatusCode::kFailedPrecondition) {
+      store.Delete(record.staged_file).IgnoreError();
+      return std::nullopt;
+    }
+    if (ratified.IsUnknownOutcome()) {
+      return CommitReply::Error(
+          CommitOutcome::kUnavailable,
+          "the state store did not confirm ratifying version " + std::to_string(batch.version) +
+              " of " + access.table + " (" + ratified.message() +
+              "): send the same append again (its txn is recognised if it landed)");
+    }
+    return service::ReplyFor(StateStoreFailure(observer_, "Ratify", ratified));
+  }
+  if (StepResult crash = steps_.Step("service/append-after-ratify")) {
+    return service::ReplyFor(*crash);
+  }
+  return PublishRatified(access, store, record, batch.content);
+}
+
+}  // namespace deltacommit::service
