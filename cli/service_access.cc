@@ -20,6 +20,7 @@ namespace {
 // keys.
 constexpr char kStsEndpointOption[] = "deltacommit.sts.endpointUrl";
 constexpr char kSessionDurationOption[] = "deltacommit.sts.durationSeconds";
+constexpr char kAssignVersionsOption[] = "deltacommit.service.assignVersions";
 
 std::optional<std::string> Option(const std::map<std::string, std::string>& storage,
                                   std::string key) {
@@ -42,6 +43,15 @@ StatusOr<aws::SessionCredentialsOptions> SessionOptions(
   }
   DC_RETURN_IF_ERROR(aws::CheckSessionDuration(options.duration_seconds, kSessionDurationOption));
   return options;
+}
+
+// Whether blind appends let the service assign their version (default).
+StatusOr<bool> AssignVersions(const std::map<std::string, std::string>& storage) {
+  std::optional<std::string> text = Option(storage, kAssignVersionsOption);
+  if (!text || *text == "true") return true;
+  if (*text == "false") return false;
+  return InvalidArgumentError(std::string(kAssignVersionsOption) + "=\"" + *text +
+                              "\": expected true or false");
 }
 
 // STS for the writer's long-term keys: its own endpoint settings, else the
@@ -71,6 +81,7 @@ Status AttachCommitService(const TableOptions& o, const aws::AwsServiceConfig& s
                                                                   o.service_endpoint));
   DC_ASSIGN_OR_RETURN(auto storage, ParseStorageOptions(o));
   DC_ASSIGN_OR_RETURN(aws::SessionCredentialsOptions session, SessionOptions(storage));
+  DC_ASSIGN_OR_RETURN(const bool assign_versions, AssignVersions(storage));
   DC_ASSIGN_OR_RETURN(aws::StsClientConfig sts, StsConfig(o, storage, s3));
   open.sts = std::make_unique<aws::StsClient>(std::move(sts), *open.http);
   aws::StsClient* client = open.sts.get();
@@ -83,9 +94,13 @@ Status AttachCommitService(const TableOptions& o, const aws::AwsServiceConfig& s
   open.service = std::make_unique<service_client::HttpCommitServiceClient>(
       std::move(options), *open.http, *open.service_credentials);
   if (open.mode == "service") {
-    open.log = std::make_unique<ServiceLogStore>(*open.store, *open.service, open.uri);
+    auto log = std::make_unique<ServiceLogStore>(*open.store, *open.service, open.uri);
+    if (!assign_versions) log->DisableAssignedVersions();
+    open.log = std::move(log);
   } else {
-    open.log = std::make_unique<CoordinatedLogStore>(*open.store, *open.service, open.uri);
+    auto log = std::make_unique<CoordinatedLogStore>(*open.store, *open.service, open.uri);
+    if (!assign_versions) log->DisableAssignedVersions();
+    open.log = std::move(log);
   }
   return OkStatus();
 }

@@ -10,7 +10,9 @@
 //                       content, or the same staged name, had: a retry after a
 //                       lost reply is idempotent).
 //   kAlreadyExists      version_taken: another commit is `version`.
-//   kFailedPrecondition version_ahead: `version` is not latest+1.
+//   kFailedPrecondition version_ahead: `version` is not latest+1; for an
+//                       append: metadata_changed, txn_conflict or
+//                       append_unavailable (commit with a version instead).
 //   kInvalidArgument    the service refused the request as malformed (400) or
 //                       too large (413).
 //   kUnauthenticated    no or unknown bearer token (401); credentials missing,
@@ -40,7 +42,12 @@ namespace deltacommit {
 
 struct ServiceCommitRequest {
   std::string table;  // the table root, "s3://bucket/prefix"
-  Version version = -1;
+  Version version = -1;  // -1 for an append
+  // A blind append (docs/protocols/group-commit.md): `actions` only, which
+  // must hold a txn (so that resending after a lost reply is recognised);
+  // the service assigns the version, and may merge it with others.
+  bool append = false;
+  Version read_version = -1;  // an append's snapshot version
   // Exactly one of the two:
   std::string actions;      // service mode: the commit file's content
   std::string staged_file;  // coordinated: "_delta_log/_staged_commits/<v>.<uuid>.json"
@@ -48,10 +55,15 @@ struct ServiceCommitRequest {
 
 struct [[nodiscard]] ServiceCommitResult {
   Status status;
+  Version version = -1;    // OK: the committed version (an append's assigned one)
+  int64_t merged = 0;      // OK append: appends that share `version`
+  bool duplicate = false;  // OK append: its txns were applied before (at
+                           // `version`; -1 when superseded)
   bool published = false;  // OK: `<v>.json` exists already (service mode)
   // kAlreadyExists / kFailedPrecondition (409): the service's latest
   // ratified version, when it said.
   std::optional<Version> latest_version;
+  std::string error_code;  // refused: the API's error.code ("append_unavailable", ...)
 };
 
 // A ratified commit that is not yet published as `_delta_log/<v>.json`.

@@ -15,6 +15,15 @@
 
 namespace deltacommit {
 
+// Where a blind append landed (LogStore::AppendBlind).
+struct BlindAppendResult {
+  Version version = -1;
+  // Its txn was applied before (a retry after a lost reply): `version` is
+  // where it landed, -1 when a later txn of its appId superseded it.
+  bool duplicate = false;
+  int64_t merged = 1;  // appends that share `version`
+};
+
 class LogStore {
  public:
   virtual ~LogStore() = default;
@@ -54,6 +63,20 @@ class LogStore {
   // The coordinator's configuration recorded in tables created through this
   // store (...commitCoordinatorConf-preview): a JSON object of strings.
   virtual std::string CommitCoordinatorConf() const { return "{}"; }
+
+  // True if the store picks the version of a blind append itself (the
+  // commit service: docs/protocols/group-commit.md), so the writer needs no
+  // race for latest + 1 and no retry loop.
+  virtual bool AssignsVersions() const { return false; }
+
+  // Commits `content` (adds with dataChange, a txn, a commitInfo) written
+  // for snapshot `read_version` at the version the store picks.
+  // kFailedPrecondition: not here (the metadata changed after read_version,
+  //   the appId is in use, or the store cannot assign versions for this
+  //   table): commit with a version instead.
+  // kUnknownOutcome: it may have landed; the txn tells (resend it).
+  // kUnimplemented unless AssignsVersions().
+  virtual StatusOr<BlindAppendResult> AppendBlind(Version read_version, std::string_view content);
 };
 
 }  // namespace deltacommit

@@ -8,6 +8,14 @@
 // next version (bounded attempts, backoff with full jitter via the Sleeper).
 // Conflict: a CommitOutcome naming the reason and the winning version.
 //
+// A blind append (only adds with dataChange, no reads) to a log store that
+// AssignsVersions (the commit service) is sent once with its read version
+// instead: the service picks the version, no race and no retry loop. It
+// always carries a txn (the caller's, else this process's writer appId with
+// a counter), so that a resend after a lost reply is recognised. When the
+// store declines (metadata changed, appId in use, no state for the table),
+// the commit takes the versioned path above.
+//
 // Thread-safety: one Transaction is used by one thread.
 #pragma once
 
@@ -57,6 +65,10 @@ struct CommitOutcome {
   int attempts = 0;      // writes tried
   int rebases = 0;       // concurrent commits rebased over without conflict
   std::optional<Conflict> conflict;
+  // The log store assigned the version (a blind append through the commit
+  // service), sharing it with `merged` - 1 other appends.
+  bool assigned = false;
+  int64_t merged = 0;
 };
 
 class Transaction {
@@ -91,6 +103,10 @@ class Transaction {
 
  private:
   Status Validate() const;
+  // No reads beyond the app's own txn; only adds with dataChange.
+  bool IsBlindAppend() const;
+  // nullopt: the store declined; commit with a version.
+  StatusOr<std::optional<CommitOutcome>> CommitAssigned();
   std::string BuildCommit(int64_t in_commit_timestamp) const;
   int64_t NextInCommitTimestamp() const;
   // The commit file of `version`, or nullopt when absent.

@@ -1,6 +1,7 @@
 #include "deltacommit/transaction.h"
 
 #include <algorithm>
+#include <atomic>
 #include <set>
 #include <string>
 
@@ -34,6 +35,17 @@ const T* FindLast(const std::vector<Action>& actions) {
     if (auto* t = std::get_if<T>(&a)) found = t;
   }
   return found;
+}
+
+// This process's appId for the blind appends it sends without one of
+// their own, and the txn version of its next one.
+const std::string& WriterAppId() {
+  static const std::string id = "deltacommit-writer-" + NewUuid();
+  return id;
+}
+int64_t NextWriterTxnVersion() {
+  static std::atomic<int64_t> next{1};
+  return next++;
 }
 
 }  // namespace
@@ -289,15 +301,56 @@ StatusOr<std::optional<CommitOutcome>> Transaction::Decide(Version version,
   return std::optional<CommitOutcome>(outcome);
 }
 
+bool Transaction::IsBlindAppend() const {
+  if (read_version() < 0 || read_.whole_table || !read_.predicates.empty() ||
+      !read_.files.empty()) {
+    return false;
+  }
+  for (const std::string& app : read_.app_ids) {
+    if (!app_txn_ || app != app_txn_->app_id) return false;
+  }
+  bool adds = false;
+  for (const Action& a : actions_) {
+    const auto* add = std::get_if<AddFile>(&a);
+    if (add == nullptr || !add->data_change) return false;
+    adds = true;
+  }
+  return adds;
+}
+
+StatusOr<std::optional<CommitOutcome>> Transaction::CommitAssigned() {
+  if (!app_txn_) SetAppTransaction(WriterAppId(), NextWriterTxnVersion());
+  StatusOr<BlindAppendResult> appended =
+      log_.AppendBlind(read_version(), BuildCommit(NextInCommitTimestamp()));
+  if (!appended.ok()) {
+    if (appended.status().code() == StatusCode::kFailedPrecondition) return std::optional<CommitOutcome>();
+    return appended.status();
+  }
+  CommitOutcome outcome;
+  outcome.result = appended->duplicate ? CommitResult::kAlreadyCommitted : CommitResult::kCommitted;
+  outcome.version = appended->version;
+  outcome.attempts = 1;
+  outcome.assigned = true;
+  outcome.merged = appended->merged;
+  return std::optional<CommitOutcome>(outcome);
+}
+
 StatusOr<CommitOutcome> Transaction::Commit() {
   if (app_txn_) {
     read_.app_ids.insert(app_txn_->app_id);
     auto seen = read_snapshot_->AppVersion(app_txn_->app_id);
     if (seen && *seen >= app_txn_->version) {
-      return CommitOutcome{CommitResult::kAlreadyCommitted, read_version(), 0, 0, std::nullopt};
+      CommitOutcome done;
+      done.result = CommitResult::kAlreadyCommitted;
+      done.version = read_version();
+      return done;
     }
   }
   DC_RETURN_IF_ERROR(Validate());
+  if (log_.AssignsVersions() && IsBlindAppend()) {
+    DC_ASSIGN_OR_RETURN(std::optional<CommitOutcome> assigned, CommitAssigned());
+    if (assigned) return *assigned;
+  }
   CommitOutcome outcome;
   Version version = read_version() + 1;
   std::string content = BuildCommit(NextInCommitTimestamp());

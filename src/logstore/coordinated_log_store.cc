@@ -8,6 +8,7 @@
 
 #include "deltacommit/commit_coordinator.h"
 #include "deltacommit/log_path.h"
+#include "logstore/service_append.h"
 #include "logstore/object_store_log_store.h"
 
 namespace deltacommit {
@@ -169,6 +170,12 @@ StatusOr<std::string> CoordinatedLogStore::ReadCommit(Version version) {
     return store_.Get(CommitPath(version));  // published and cleaned up since
   }
   return store_.Get(CommitPath(version));
+}
+
+StatusOr<BlindAppendResult> CoordinatedLogStore::AppendBlind(Version read_version,
+                                                std::string_view content) {
+  return AppendThroughService(client_, table_uri_, read_version, content, hooks_,
+                              assign_versions_);
 }
 
 }  // namespace deltacommit

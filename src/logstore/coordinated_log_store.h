@@ -56,6 +56,12 @@ class CoordinatedLogStore : public LogStore {
   Status Write(Version version, std::string_view content) override;
   StatusOr<std::vector<ObjectMeta>> List(Version from) override;
   StatusOr<std::string> Read(std::string_view key) override;
+  // The service assigns appends their version (docs/protocols/group-commit.md).
+  // Off with deltacommit.service.assignVersions=false, and once the service
+  // said it cannot assign versions for this table.
+  bool AssignsVersions() const override { return assign_versions_.load(); }
+  void DisableAssignedVersions() { assign_versions_ = false; }
+  StatusOr<BlindAppendResult> AppendBlind(Version read_version, std::string_view content) override;
   bool ListsRatifiedStagedCommits() const override { return true; }
   // kDeltacommitCoordinator, with conf {"serviceUrl": the client's URL}.
   std::string CommitCoordinator() const override;
@@ -74,6 +80,7 @@ class CoordinatedLogStore : public LogStore {
   // publishes in order, and published versions stay published), so reading
   // them needs no question to the service.
   std::atomic<Version> published_through_{-1};
+  std::atomic<bool> assign_versions_{true};
 };
 
 // The merged listing of List() (see above), sorted by key.

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "deltacommit/log_path.h"
+#include "logstore/service_append.h"
 #include "logstore/object_store_log_store.h"
 
 namespace deltacommit {
@@ -45,5 +46,11 @@ StatusOr<std::vector<ObjectMeta>> ServiceLogStore::List(Version from) {
 }
 
 StatusOr<std::string> ServiceLogStore::Read(std::string_view key) { return store_.Get(key); }
+
+StatusOr<BlindAppendResult> ServiceLogStore::AppendBlind(Version read_version,
+                                                std::string_view content) {
+  return AppendThroughService(client_, table_uri_, read_version, content, hooks_,
+                              assign_versions_);
+}
 
 }  // namespace deltacommit

@@ -17,6 +17,7 @@
 // Thread-safety: safe for concurrent use (the client and store are).
 #pragma once
 
+#include <atomic>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,12 +43,19 @@ class ServiceLogStore : public LogStore {
   Status Write(Version version, std::string_view content) override;
   StatusOr<std::vector<ObjectMeta>> List(Version from) override;
   StatusOr<std::string> Read(std::string_view key) override;
+  // The service assigns appends their version (docs/protocols/group-commit.md).
+  // Off with deltacommit.service.assignVersions=false, and once the service
+  // said it cannot assign versions for this table.
+  bool AssignsVersions() const override { return assign_versions_.load(); }
+  void DisableAssignedVersions() { assign_versions_ = false; }
+  StatusOr<BlindAppendResult> AppendBlind(Version read_version, std::string_view content) override;
 
  private:
   ObjectStore& store_;
   CommitServiceClient& client_;
   const std::string table_uri_;
   StepHooks* const hooks_;
+  std::atomic<bool> assign_versions_{true};
 };
 
 }  // namespace deltacommit

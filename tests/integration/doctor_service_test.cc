@@ -85,8 +85,12 @@ class DoctorServiceTest : public ServeApiTest {
     CliResult created = Run({"create", table_, "--schema", "id:long"}, serve_->Url(""),
                             writer_token_);
     ASSERT_EQ(created.exit_code, 0) << created.err;
-    CliResult committed = Run({"commit", table_, "--actions", "-"}, serve_->Url(""),
-                              writer_token_, {}, AddLine("a.parquet"));
+    // A versioned commit (in coordinated mode a staged one, which the
+    // publisher writes in the background), not an append.
+    CliResult committed =
+        Run({"commit", table_, "--actions", "-", "--storage-option",
+             "deltacommit.service.assignVersions=false"},
+            serve_->Url(""), writer_token_, {}, AddLine("a.parquet"));
     ASSERT_EQ(committed.exit_code, 0) << committed.err;
   }
 

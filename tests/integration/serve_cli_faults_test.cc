@@ -39,12 +39,17 @@ class ServeCliFaultsTest : public ServeApiTest {
     ServeApiTest::SetUp();
   }
 
-  // The CLI in `mode` with the commit service at `service_url`.
+  // The CLI in `mode` with the commit service at `service_url`; its blind
+  // appends take the versioned path unless assign_versions_.
   CliResult Cli(const std::string& mode, const std::string& service_url,
                 std::vector<std::string> args, const std::string& stdin_data = {}) {
     for (const std::string& a : {std::string("--log-store"), mode, std::string("--service-url"),
                                  service_url, std::string("--service-token"), writer_token_}) {
       args.push_back(a);
+    }
+    if (!assign_versions_) {
+      args.push_back("--storage-option");
+      args.push_back("deltacommit.service.assignVersions=false");
     }
     return RunCli(args, stdin_data);
   }
@@ -97,6 +102,23 @@ class ServeCliFaultsTest : public ServeApiTest {
     const size_t at = message.find("\r\n\r\n");
     return json::parse(at == std::string::npos ? "" : message.substr(at + 4), nullptr, false);
   }
+
+  // The log is versions 0 and 1, and version 1 added a.parquet once.
+  void ExpectVersionOneAddedAOnce(const std::string& mode) {
+    ASSERT_EQ(CommitKeysOnceThey({CommitPath(0), CommitPath(1)}),
+              (std::vector<std::string>{CommitPath(0), CommitPath(1)}));
+    EXPECT_THAT(Read(CommitPath(0)), Not(HasSubstr("a.parquet")));
+    const std::string version_1 = Read(CommitPath(1));
+    EXPECT_THAT(version_1, HasSubstr(R"("path":"a.parquet")"));
+    EXPECT_EQ(version_1.find("a.parquet"), version_1.rfind("a.parquet")) << version_1;
+    CliResult snapshot = Cli(mode, serve_->Url(""), {"snapshot", table_, "--json"});
+    ASSERT_EQ(snapshot.exit_code, 0) << snapshot.err;
+    json parsed = json::parse(snapshot.out, nullptr, false);
+    EXPECT_EQ(parsed["version"], 1) << snapshot.out;
+    EXPECT_EQ(parsed["numFiles"], 1) << snapshot.out;
+  }
+
+  bool assign_versions_ = false;
 };
 
 class LostCommitReplyTest
@@ -137,18 +159,36 @@ TEST_P(LostCommitReplyTest, TheCliResendsTheSameCommitAndItLandsOnce) {
   aws::HttpResponse pending = Send("GET", PendingPath(table_, 0), "", writer_token_);
   EXPECT_EQ(json::parse(pending.body, nullptr, false)["latest_version"], 1) << pending.body;
 
-  // The log: versions 0 and 1, the new data file added once, by version 1.
-  ASSERT_EQ(CommitKeysOnceThey({CommitPath(0), CommitPath(1)}),
-            (std::vector<std::string>{CommitPath(0), CommitPath(1)}));
-  EXPECT_THAT(Read(CommitPath(0)), Not(HasSubstr("a.parquet")));
-  const std::string version_1 = Read(CommitPath(1));
-  EXPECT_THAT(version_1, HasSubstr(R"("path":"a.parquet")"));
-  EXPECT_EQ(version_1.find("a.parquet"), version_1.rfind("a.parquet")) << version_1;
-  CliResult snapshot = Cli(mode(), serve_->Url(""), {"snapshot", table_, "--json"});
-  ASSERT_EQ(snapshot.exit_code, 0) << snapshot.err;
-  json parsed = json::parse(snapshot.out, nullptr, false);
-  EXPECT_EQ(parsed["version"], 1) << snapshot.out;
-  EXPECT_EQ(parsed["numFiles"], 1) << snapshot.out;
+  ExpectVersionOneAddedAOnce(mode());
+}
+
+// The same through the service's appends: the resent append (same body,
+// same txn) is answered as a duplicate with the version it landed in.
+TEST_P(LostCommitReplyTest, TheCliResendsTheSameAppendAndItLandsOnce) {
+  assign_versions_ = true;
+  CreateTable(mode());
+  HttpFaultProxy proxy(serve_->port(), {.lose_first_commit_reply = std::get<1>(GetParam()),
+                                        .rewrite_commit_body = {}});
+  ASSERT_NE(proxy.port(), 0) << "the proxy cannot listen";
+  CliResult committed = CommitThrough(proxy, mode(), "a.parquet");
+  ASSERT_EQ(committed.exit_code, 0) << committed.err;
+  ASSERT_TRUE(proxy.reply_lost()) << "the reply was not lost: the test tested nothing";
+  const std::vector<std::string> bodies = proxy.commit_bodies();
+  ASSERT_GE(bodies.size(), 2u) << "the CLI did not resend the append";
+  for (const std::string& body : bodies) EXPECT_EQ(body, bodies.front());
+  const json first = BodyOf("\r\n\r\n" + bodies.front());
+  EXPECT_EQ(first["append"], true) << bodies.front();
+  EXPECT_EQ(first["read_version"], 0) << bodies.front();
+  std::vector<json> lines = CommitLogLinesFor(1, bodies.size());
+  ASSERT_THAT(lines, SizeIs(bodies.size())) << serve_->Logs();
+  int duplicates = 0;
+  for (const json& line : lines) {
+    EXPECT_EQ(line.value("status", 0), 200) << line;
+    EXPECT_EQ(line.value("mode", ""), "append") << line;
+    duplicates += line.value("duplicate", false) ? 1 : 0;
+  }
+  EXPECT_EQ(duplicates, static_cast<int>(bodies.size()) - 1) << serve_->Logs();
+  ExpectVersionOneAddedAOnce(mode());
 }
 
 std::string ModeAndFault(
@@ -232,6 +272,24 @@ TEST_P(CorruptedSessionTokenTest, ServeAnswers424InvalidCredentialsAndNothingIsW
 }
 
 std::string ModeName(const ::testing::TestParamInfo<std::string>& param) { return param.param; }
+
+TEST_P(CorruptedSessionTokenTest, AnAppendIsRefusedTheSameWay) {
+  assign_versions_ = true;
+  CreateTable(GetParam());
+  const std::vector<std::string> before = Keys();
+  HttpFaultProxy proxy(serve_->port(), {.lose_first_commit_reply = LoseReply::kNever,
+                                        .rewrite_commit_body = CorruptSessionToken});
+  ASSERT_NE(proxy.port(), 0) << "the proxy cannot listen";
+  CliResult refused = CommitThrough(proxy, GetParam(), "a.parquet");
+  EXPECT_EQ(refused.exit_code, 1) << refused.err;
+  EXPECT_THAT(refused.err, HasSubstr("append to "));
+  EXPECT_THAT(refused.err, HasSubstr("HTTP 424 credentials_rejected"));
+  const std::vector<std::string> bodies = proxy.commit_bodies();
+  ASSERT_THAT(bodies, SizeIs(1));  // not retried, and no versioned attempt after it
+  EXPECT_EQ(BodyOf("\r\n\r\n" + bodies.front())["append"], true);
+  EXPECT_EQ(BodyOf(proxy.commit_answers().front())["error"]["reason"], "invalid_credentials");
+  EXPECT_EQ(Keys(), before) << "something was written under the table";
+}
 
 INSTANTIATE_TEST_SUITE_P(Modes, CorruptedSessionTokenTest,
                          ::testing::Values("service", "coordinated"), ModeName);

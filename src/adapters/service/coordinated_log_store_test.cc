@@ -41,6 +41,8 @@ class CoordinatedLogStoreTest : public ServiceFixture {
     ServiceFixture::SetUp();
     client_ = MakeClient();
     log_ = std::make_unique<CoordinatedLogStore>(hooked_, *client_, std::string(kTable));
+    // The staged path; appends go inline (service_log_store_test, serve).
+    log_->DisableAssignedVersions();
     auto created = CreateTable(*log_, clock_, sleeper_);
     ASSERT_TRUE(created.ok()) << created.status().ToString();
   }

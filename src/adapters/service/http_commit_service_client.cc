@@ -24,6 +24,15 @@ ServiceCommitResult Failure(Status status) {
   return result;
 }
 
+// "commit of version 7 of s3://b/t", "append to s3://b/t (read version 6)".
+std::string What(const ServiceCommitRequest& request) {
+  if (request.append) {
+    return "append to " + request.table + " (read version " +
+           std::to_string(request.read_version) + ")";
+  }
+  return "commit of version " + std::to_string(request.version) + " of " + request.table;
+}
+
 std::string AfterAttempts(int attempts) {
   return attempts > 1 ? " (after " + std::to_string(attempts) + " attempts)" : "";
 }
@@ -63,8 +72,7 @@ ServiceCommitResult HttpCommitServiceClient::Commit(const ServiceCommitRequest& 
   StatusOr<aws::Credentials> credentials = credentials_.GetCredentials();
   if (!credentials.ok()) {
     return Failure(credentials.status().WithContext(
-        Describe() + ": commit of version " + std::to_string(request.version) + " of " +
-        request.table + ": nothing was sent; the writer's AWS credentials"));
+        Describe() + ": " + What(request) + ": nothing was sent; the writer's AWS credentials"));
   }
   return CommitWithCredentials(request, *credentials);
 }
@@ -74,8 +82,7 @@ ServiceCommitResult HttpCommitServiceClient::CommitWithCredentials(
   if (Status valid = ValidateCommitRequest(request); !valid.ok()) {
     return Failure(valid.WithContext(Describe()));
   }
-  const std::string context = Describe() + ": commit of version " +
-                              std::to_string(request.version) + " of " + request.table;
+  const std::string context = Describe() + ": " + What(request);
   if (credentials.access_key_id.empty() || credentials.secret_access_key.empty()) {
     return Failure(UnauthenticatedError(context + ": the AWS credentials from " +
                                         credentials.source +
@@ -152,12 +159,17 @@ ServiceCommitResult HttpCommitServiceClient::Finish(Exchange exchange,
                                                answer.status().message() +
                                                "; is --service-url a deltacommit commit service?")));
     }
-    if (answer->version != request.version) {
+    const bool expected = request.append ? answer->version >= 0 || answer->duplicate
+                                          : answer->version == request.version;
+    if (!expected) {
       return Failure(clean(InternalError(where + ": the service answered version " +
                                          std::to_string(answer->version))));
     }
     ServiceCommitResult ok;
+    ok.version = answer->version;
     ok.published = answer->published;
+    ok.merged = answer->merged;
+    ok.duplicate = answer->duplicate;
     return ok;
   }
   ServiceError error = ParseServiceError(response);
@@ -165,6 +177,7 @@ ServiceCommitResult HttpCommitServiceClient::Finish(Exchange exchange,
   if (response.status == 409) {
     ServiceCommitResult refused = Failure(clean(status));
     refused.latest_version = error.latest_version;
+    refused.error_code = error.code;
     return refused;
   }
   return Failure(settle(status));

@@ -157,6 +157,9 @@ Version ScriptedCommitService::LatestLocked() const {
 http::Response ScriptedCommitService::ModelCommit(const http::Request& request) {
   if (!Authorized(request)) return ApiError(401, "unauthenticated", "no or unknown bearer token");
   json body = json::parse(request.body, nullptr, /*allow_exceptions=*/false);
+  if (body.is_object() && body.contains("append")) {
+    return ApiError(409, "append_unavailable", "the scripted model does not assign versions");
+  }
   if (!body.is_object() || !body.contains("version") || !body["version"].is_number_integer() ||
       !body.contains("table") || !body["table"].is_string()) {
     return ApiError(400, "bad_request", "malformed JSON or missing fields");

@@ -15,7 +15,10 @@
 //   - actions: puts a staged object, ratifies, copies it to `<v>.json`,
 //     200 published=true; staged_file: ratifies only, 200 published=false
 //     (Publish() is the background publisher);
-//   - GET .../commits?start=V: the ratified, unpublished commits >= V.
+//   - GET .../commits?start=V: the ratified, unpublished commits >= V;
+//   - an append ("append": true) -> 409 append_unavailable, so writers
+//     take the versioned path (the real service's appends are tested
+//     against `deltacommit serve`).
 // Every request is recorded. Not the service: no credentials are checked
 // beyond being present, nothing is validated beyond what the tests need.
 //

@@ -4,6 +4,7 @@
 
 #include "adapters/aws/credentials_internal.h"
 #include "adapters/service/service_reply.h"
+#include "deltacommit/action_json.h"
 #include "deltacommit/log_path.h"
 
 namespace deltacommit::service_client {
@@ -41,10 +42,33 @@ StatusOr<PendingCommit> ParsePendingCommit(const json& c, std::string_view body)
   return commit;
 }
 
+bool HasTxn(std::string_view actions) {
+  ActionParser parser;
+  StatusOr<std::vector<Action>> parsed = parser.ParseCommit(actions);
+  if (!parsed.ok()) return false;
+  for (const Action& a : *parsed) {
+    if (std::holds_alternative<SetTransaction>(a)) return true;
+  }
+  return false;
+}
+
+Status ValidateAppend(const ServiceCommitRequest& r) {
+  if (r.version >= 0 || r.read_version < 0 || r.actions.empty() || !r.staged_file.empty()) {
+    return InvalidArgumentError(
+        "commit service append: needs no version, a read version >= 0 and inline actions");
+  }
+  // Without a txn, a resent append (after a lost reply) would land twice.
+  if (!HasTxn(r.actions)) {
+    return InvalidArgumentError("commit service append: the actions need a txn");
+  }
+  return OkStatus();
+}
+
 }  // namespace
 
 Status ValidateCommitRequest(const ServiceCommitRequest& r) {
   if (r.table.empty()) return InvalidArgumentError("commit service request: no table");
+  if (r.append) return ValidateAppend(r);
   if (r.version < 0) {
     return InvalidArgumentError("commit service request: negative version " +
                                 std::to_string(r.version));
@@ -64,7 +88,13 @@ std::string CommitRequestBody(const ServiceCommitRequest& request,
   if (credentials.expiration_ms) {
     creds["expiration"] = aws::internal::FormatUtc(*credentials.expiration_ms);
   }
-  json body = {{"table", request.table}, {"version", request.version}, {"credentials", creds}};
+  json body = {{"table", request.table}, {"credentials", creds}};
+  if (request.append) {
+    body["append"] = true;
+    body["read_version"] = request.read_version;
+  } else {
+    body["version"] = request.version;
+  }
   if (!request.actions.empty()) {
     body["actions"] = request.actions;
   } else {
@@ -86,6 +116,14 @@ StatusOr<CommitAnswer> ParseCommitAnswer(std::string_view body) {
   if (j.contains("published")) {
     if (!j["published"].is_boolean()) return Malformed("\"published\" is not a boolean", body);
     answer.published = j["published"].get<bool>();
+  }
+  if (j.contains("merged")) {
+    if (!IsInteger(j, "merged")) return Malformed("\"merged\" is not an integer", body);
+    answer.merged = j["merged"].get<int64_t>();
+  }
+  if (j.contains("duplicate")) {
+    if (!j["duplicate"].is_boolean()) return Malformed("\"duplicate\" is not a boolean", body);
+    answer.duplicate = j["duplicate"].get<bool>();
   }
   return answer;
 }

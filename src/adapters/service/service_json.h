@@ -14,11 +14,12 @@
 namespace deltacommit::service_client {
 
 // kInvalidArgument unless the request names a table, a version >= 0 and
-// exactly one of actions / staged_file.
+// exactly one of actions / staged_file; or, for an append, no version, a
+// read_version >= 0 and actions holding a txn.
 Status ValidateCommitRequest(const ServiceCommitRequest& request);
 
-// {"table", "version", "actions" | "staged_file", "credentials": {...},
-// "endpoint"?}. session_token and expiration (RFC 3339 UTC) only when the
+// {"table", "version" | "append" + "read_version", "actions" | "staged_file",
+// "credentials": {...}, "endpoint"?}. session_token and expiration (RFC 3339 UTC) only when the
 // credentials have them; endpoint only when not empty.
 std::string CommitRequestBody(const ServiceCommitRequest& request,
                               const aws::Credentials& credentials, std::string_view endpoint);
@@ -26,9 +27,12 @@ std::string CommitRequestBody(const ServiceCommitRequest& request,
 struct CommitAnswer {
   Version version = -1;
   bool published = false;
+  int64_t merged = 0;
+  bool duplicate = false;
 };
 
-// {"version": 7, "published": true}. kInternal naming what is wrong.
+// {"version": 7, "published": true, "merged"?: n, "duplicate"?: true}.
+// kInternal naming what is wrong.
 StatusOr<CommitAnswer> ParseCommitAnswer(std::string_view body);
 
 // {"table", "latest_version", "commits": [{"version", "staged_file", "size",

@@ -20,6 +20,9 @@ class ServiceLogStoreTest : public ServiceFixture {
     ServiceFixture::SetUp();
     client_ = MakeClient();
     log_ = std::make_unique<ServiceLogStore>(store_, *client_, std::string(kTable));
+    // These tests are of the versioned path; appends are tested below and
+    // against `deltacommit serve`.
+    log_->DisableAssignedVersions();
     auto created = CreateTable(*log_, clock_, sleeper_);
     ASSERT_TRUE(created.ok()) << created.status().ToString();
   }
@@ -89,6 +92,31 @@ TEST_F(ServiceLogStoreTest, RefusalsPassThroughWithTheServicesMessage) {
   auto outcome = Append(*log_, LatestSnapshot(*log_), {"a.parquet"}, clock_, sleeper_);
   EXPECT_EQ(outcome.status().code(), StatusCode::kPermissionDenied);
   EXPECT_THAT(outcome.status().message(), HasSubstr("may not commit to s3://bucket/events"));
+}
+
+// A blind append is offered to the service first; one that cannot assign
+// versions (append_unavailable: here the scripted model always) gets the
+// versioned commit instead, and no more offers from this log store.
+TEST_F(ServiceLogStoreTest, AnAppendTheServiceDeclinesIsCommittedWithAVersion) {
+  ServiceLogStore log(store_, *client_, std::string(kTable));
+  ASSERT_TRUE(log.AssignsVersions());
+  for (const char* file : {"a.parquet", "b.parquet"}) {
+    auto outcome = Append(log, LatestSnapshot(log), {file}, clock_, sleeper_);
+    ASSERT_TRUE(outcome.ok()) << outcome.status().ToString();
+    EXPECT_EQ(outcome->result, CommitResult::kCommitted);
+    EXPECT_FALSE(outcome->assigned);
+  }
+  EXPECT_FALSE(log.AssignsVersions());
+  std::vector<RecordedRequest> sent = service_.requests();
+  ASSERT_EQ(sent.size(), 4u);  // create; append offer, version 1; version 2
+  const auto offer = Body(sent[1]);
+  EXPECT_EQ(offer["append"], true);
+  EXPECT_EQ(offer["read_version"], 0);
+  EXPECT_FALSE(offer.contains("version"));
+  // The offer carries a txn (the writer's appId), so a resend is recognised.
+  EXPECT_THAT(offer["actions"].get<std::string>(), HasSubstr("\"txn\""));
+  EXPECT_EQ(Body(sent[2])["version"], 1);
+  EXPECT_EQ(Body(sent[3])["version"], 2);
 }
 
 }  // namespace
