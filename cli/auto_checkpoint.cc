@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "deltacommit/checkpoint.h"
+#include "deltacommit/clock.h"
 #include "deltacommit/log_path.h"
 #include "deltacommit/snapshot.h"
 
@@ -27,7 +28,7 @@ Status CheckpointIfDue(const OpenTable& table, Version committed) {
   if (published.code() == StatusCode::kFailedPrecondition) return OkStatus();
   DC_RETURN_IF_ERROR(published);
   DC_ASSIGN_OR_RETURN(auto snapshot, LoadSnapshot(*table.log, table.Request(committed)));
-  auto info = WriteCheckpoint(*table.store, *table.parquet, *snapshot);
+  auto info = WriteCheckpoint(*table.store, *table.parquet, *snapshot, SystemClock());
   if (info.status().IsAlreadyExists()) return OkStatus();
   return info.status();
 }

@@ -1,7 +1,9 @@
 // `deltacommit append TABLE INPUT...`: converts CSV, JSON-lines or Parquet
 // inputs to Parquet data files matching the table's schema, writes them into
 // the table and commits them as one blind append (conflict detection and
-// retry as `commit`).
+// retry as `commit`). Memory stays bounded whatever the input's size: stdin
+// is spooled to a file, DuckDB spills beyond --memory-limit into the
+// staging directory, and data files are cut at kTargetDataFileBytes.
 #include <unistd.h>
 
 #include <iostream>
@@ -19,6 +21,7 @@
 #include "deltacommit/clock.h"
 #include "deltacommit/transaction.h"
 #include "output.h"
+#include "progress_line.h"
 #include "table_access.h"
 
 namespace deltacommit::cli {
@@ -29,8 +32,10 @@ struct AppendArgs {
   std::vector<std::string> inputs;
   std::string format;
   int max_attempts = 100;
+  std::string memory_limit = "1GB";
   bool json = false;
   bool quiet = false;
+  bool progress = false;
   TableOptions table_options;
 };
 
@@ -53,23 +58,22 @@ Status CheckInputs(const AppendArgs& args) {
   return OkStatus();
 }
 
-// Converts and uploads one input, adding its files to `staged`.
-Status StageInput(const AppendArgs& args, size_t index, DataFileHandler& handler,
-                  const TableLayout& layout, StagingDir& staging, ObjectStore& store,
-                  Staged& staged) {
-  const std::string& name = args.inputs[index];
-  DataInput input{name, args.format, name == "-" ? "stdin" : name};
-  if (name == "-") {
-    DC_ASSIGN_OR_RETURN(input.path, staging.SaveStdin("stdin-input"));
-  }
-  if (!args.quiet) {
-    std::cerr << "input " << index + 1 << "/" << args.inputs.size() << " " << input.label
-              << ": converting\n";
-  }
-  DC_ASSIGN_OR_RETURN(std::vector<WrittenDataFile> files,
-                      handler.WriteDataFiles(input, layout, staging.path()));
-  int64_t rows = 0;
-  for (const WrittenDataFile& f : files) {
+// What every input's conversion and upload share.
+struct StageContext {
+  const AppendArgs& args;
+  DataFileHandler& handler;
+  const TableLayout& layout;
+  StagingDir& staging;
+  ObjectStore& store;
+  ProgressLine& progress;
+};
+
+Status UploadFiles(const StageContext& c, const std::string& prefix,
+                   const std::vector<WrittenDataFile>& files, Staged& staged) {
+  for (size_t i = 0; i < files.size(); ++i) {
+    const WrittenDataFile& f = files[i];
+    c.progress.Show("uploading", prefix + ": uploading file " + std::to_string(i + 1) + "/" +
+                                     std::to_string(files.size()));
     AddFile add;
     add.path = f.add_path;
     add.partition_values = f.partition_values;
@@ -77,15 +81,41 @@ Status StageInput(const AppendArgs& args, size_t index, DataFileHandler& handler
     add.modification_time = SystemClock().NowMillis();
     add.data_change = true;
     add.stats = f.stats;
-    DC_RETURN_IF_ERROR(UploadFile(store, f.local_path, f.table_key));
+    DC_RETURN_IF_ERROR(UploadFile(c.store, f.local_path, f.table_key));
     staged.uploaded.push_back(f.table_key);
     staged.adds.push_back(std::move(add));
-    rows += f.num_records;
+    staged.rows += f.num_records;
   }
-  staged.rows += rows;
-  if (!args.quiet) {
-    std::cerr << "input " << index + 1 << "/" << args.inputs.size() << " " << input.label << ": "
-              << rows << " row(s) in " << files.size() << " file(s) written\n";
+  return OkStatus();
+}
+
+// Converts and uploads one input, adding its files to `staged`.
+Status StageInput(const StageContext& c, size_t index, Staged& staged) {
+  const std::string& name = c.args.inputs[index];
+  DataInput input{name, c.args.format, name == "-" ? "stdin" : name, {}};
+  const std::string prefix = "input " + std::to_string(index + 1) + "/" +
+                             std::to_string(c.args.inputs.size()) + " " + input.label;
+  if (name == "-") {
+    DC_ASSIGN_OR_RETURN(input.path, c.staging.SaveStdin("stdin-input", [&](int64_t bytes) {
+      c.progress.Show("reading", prefix + ": reading " + ProgressLine::Bytes(bytes));
+    }));
+  }
+  if (!c.args.quiet) {
+    c.progress.Clear();
+    std::cerr << prefix << ": converting\n";
+  }
+  input.progress = [&](std::string_view step, double percent) {
+    c.progress.Show(std::string(step), prefix + ": " + std::string(step) + " " +
+                                           ProgressLine::Percent(percent));
+  };
+  DC_ASSIGN_OR_RETURN(std::vector<WrittenDataFile> files,
+                      c.handler.WriteDataFiles(input, c.layout, c.staging.path()));
+  const int64_t rows_before = staged.rows;
+  DC_RETURN_IF_ERROR(UploadFiles(c, prefix, files, staged));
+  c.progress.Clear();
+  if (!c.args.quiet) {
+    std::cerr << prefix << ": " << staged.rows - rows_before << " row(s) in " << files.size()
+              << " file(s) written\n";
   }
   return OkStatus();
 }
@@ -156,16 +186,23 @@ int RunAppend(const AppendArgs& args) {
   if (Status st = CheckDataCommandSupported(**snapshot, false, "append"); !st.ok()) {
     return ReportError(st);
   }
-  auto handler = DuckDbDataFileHandler::Create();
-  if (!handler.ok()) return ReportError(handler.status());
   auto staging = StagingDir::Create();
   if (!staging.ok()) return ReportError(staging.status());
+  // DuckDB spills into the staging directory (removed afterwards), never
+  // into the working directory.
+  DuckDbOptions duckdb;
+  duckdb.memory_limit = args.memory_limit;
+  duckdb.temp_directory = staging->path() + "/duckdb-spill";
+  auto handler = DuckDbDataFileHandler::Create(duckdb);
+  if (!handler.ok()) return ReportError(handler.status().WithContext("--memory-limit"));
   const Metadata& m = (*snapshot)->metadata();
   auto layout = Layout(m);
   if (!layout.ok()) return ReportError(layout.status());
+  ProgressLine progress(args.progress, args.quiet);
+  const StageContext context{args, **handler, *layout, *staging, *table->store, progress};
   Staged staged;
   for (size_t i = 0; i < args.inputs.size(); ++i) {
-    Status st = StageInput(args, i, **handler, *layout, *staging, *table->store, staged);
+    Status st = StageInput(context, i, staged);
     if (!st.ok()) {
       RemoveUploaded(*table->store, staged);
       return ReportError(st.WithContext("table " + table->uri + ": nothing was committed"));
@@ -203,6 +240,12 @@ void RegisterAppend(CLI::App& app, int* exit_code) {
       ->capture_default_str();
   cmd->add_flag("--json", args->json, "Print the outcome as JSON");
   cmd->add_flag("--quiet", args->quiet, "No progress on stderr");
+  cmd->add_flag("--progress", args->progress,
+                "Show progress on stderr even when it is not a terminal");
+  cmd->add_option("--memory-limit", args->memory_limit,
+                  "Memory DuckDB may use converting (e.g. 512MB, 4GB); beyond it, it spills "
+                  "to a temporary directory")
+      ->capture_default_str();
   AddTableOptions(cmd, &args->table_options);
   cmd->callback([args, exit_code] { *exit_code = RunAppend(*args); });
 }

@@ -37,7 +37,11 @@ struct CreateArgs {
 StatusOr<std::string> InferSchema(const CreateArgs& args) {
   DC_ASSIGN_OR_RETURN(std::unique_ptr<DuckDbDataFileHandler> handler,
                       DuckDbDataFileHandler::Create());
-  auto schema = handler->InferSchemaString({args.from, args.from_format, args.from});
+  DataInput sample;
+  sample.path = args.from;
+  sample.format = args.from_format;
+  sample.label = args.from;
+  auto schema = handler->InferSchemaString(sample);
   if (!schema.ok()) return schema.status().WithContext("--from");
   return schema;
 }

@@ -89,7 +89,10 @@ int RunQuery(const QueryArgs& args) {
     }
     files.push_back(std::move(f));
   }
-  auto handler = DuckDbDataFileHandler::Create();
+  // A big query spills into the staging directory, not the working one.
+  DuckDbOptions duckdb;
+  duckdb.temp_directory = staging->path() + "/duckdb-spill";
+  auto handler = DuckDbDataFileHandler::Create(duckdb);
   if (!handler.ok()) return ReportError(handler.status());
   const Metadata& m = (*snapshot)->metadata();
   auto result = (*handler)->Query({m.schema_string, m.partition_columns}, files, args.sql, args.json);

@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
+#include <vector>
 
 #include "deltacommit/percent_encoding.h"
 
@@ -36,15 +36,24 @@ StagingDir::~StagingDir() {
   std::filesystem::remove_all(path_, ignored);
 }
 
-StatusOr<std::string> StagingDir::SaveStdin(std::string_view name) {
+StatusOr<std::string> StagingDir::SaveStdin(std::string_view name,
+                                            const std::function<void(int64_t)>& progress) {
   const std::string path = path_ + "/" + std::string(name);
   std::ofstream out(path, std::ios::binary);
   if (!out) return Failure("create", path);
-  // Streaming an empty stdin sets failbit on `out`; that is an empty input
-  // (reported as such by the converter), not a write failure.
-  if (std::cin.rdbuf()->sgetc() != std::char_traits<char>::eof()) out << std::cin.rdbuf();
+  std::vector<char> chunk(1 << 20);
+  int64_t copied = 0;
+  while (true) {
+    const std::streamsize n =
+        std::cin.rdbuf()->sgetn(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    if (n <= 0) break;
+    out.write(chunk.data(), n);
+    if (!out) return Failure("write", path);
+    copied += n;
+    if (progress) progress(copied);
+  }
   out.close();
-  if (out.bad()) return Failure("write", path);
+  if (!out) return Failure("write", path);
   return path;
 }
 
@@ -55,11 +64,12 @@ StatusOr<int64_t> LocalFileSize(const std::string& path) {
 }
 
 Status UploadFile(ObjectStore& store, const std::string& path, const std::string& key) {
+  DC_ASSIGN_OR_RETURN(int64_t size, LocalFileSize(path));
   std::ifstream in(path, std::ios::binary);
   if (!in) return Failure("open", path);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return store.Put(key, bytes.str()).WithContext("writing " + store.Describe() + "/" + key);
+  std::string bytes(static_cast<size_t>(size), '\0');
+  if (!in.read(bytes.data(), size)) return Failure("read", path);
+  return store.Put(key, bytes).WithContext("writing " + store.Describe() + "/" + key);
 }
 
 Status DownloadDataFile(ObjectStore& store, const AddFile& add, const std::string& local) {

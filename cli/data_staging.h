@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -27,8 +28,11 @@ class StagingDir {
 
   const std::string& path() const { return path_; }
 
-  // Copies stdin to a new file here and returns its path.
-  StatusOr<std::string> SaveStdin(std::string_view name);
+  // Copies stdin to a new file here, a chunk at a time (never all of it in
+  // memory), and returns its path. `progress` (may be empty) hears the
+  // bytes copied so far after each chunk.
+  StatusOr<std::string> SaveStdin(std::string_view name,
+                                  const std::function<void(int64_t)>& progress = {});
 
  private:
   explicit StagingDir(std::string path) : path_(std::move(path)) {}
@@ -38,7 +42,8 @@ class StagingDir {
 // Size of a local file; kInternal naming it.
 StatusOr<int64_t> LocalFileSize(const std::string& path);
 
-// Puts the local file at `path` into the table as `key`.
+// Puts the local file at `path` into the table as `key` (read whole: data
+// files are cut at kTargetDataFileBytes to bound this).
 Status UploadFile(ObjectStore& store, const std::string& path, const std::string& key);
 
 // Fetches the data file of `add` (a path relative to the table, URI-encoded)

@@ -1,6 +1,8 @@
 // Writing classic checkpoints (PROTOCOL.md "Checkpoints"): the actions that
-// reconstruct a snapshot, one Parquet file "<v>.checkpoint.parquet" written
-// through the ParquetHandler port, then the `_last_checkpoint` hint.
+// reconstruct a snapshot, as one Parquet file "<v>.checkpoint.parquet" or,
+// for a table with very many files, as a multi-part checkpoint
+// (checkpoint_parts.h), written through the ParquetHandler port, then the
+// `_last_checkpoint` hint.
 //
 // The core decides what goes in; the adapter only encodes rows as Parquet.
 //
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "deltacommit/actions.h"
+#include "deltacommit/clock.h"
 #include "deltacommit/object_store.h"
 #include "deltacommit/parquet_handler.h"
 #include "deltacommit/snapshot.h"
@@ -24,35 +27,58 @@ namespace deltacommit {
 // The default of delta.checkpointInterval.
 inline constexpr int64_t kDefaultCheckpointInterval = 10;
 
-// The actions of a classic checkpoint of `snapshot`, in this order:
-// protocol, metaData, txn (per appId), domainMetadata (not removed), add
-// (dataChange false), remove tombstones (dataChange false), and, for a table
-// with the v2Checkpoint feature, a checkpointMetadata action (a classic-named
-// checkpoint of such a table must be a v2 checkpoint).
-std::vector<Action> CheckpointActions(const Snapshot& snapshot);
+// Spark splits a checkpoint only when spark.databricks.delta.checkpoint.partSize
+// (a session setting, unset by default) is set. Here the part size is an
+// option (`deltacommit checkpoint --part-size`) whose default splits only
+// checkpoints of more than a million adds and removes.
+inline constexpr int64_t kDefaultCheckpointPartSize = 1'000'000;
+
+// The actions of a classic checkpoint of `snapshot` at time `now_millis`,
+// in this order: protocol, metaData, txn (per appId), domainMetadata (not
+// removed), add (dataChange false), remove tombstones (dataChange false),
+// and, for a table with the v2Checkpoint feature, a checkpointMetadata
+// action (a classic-named checkpoint of such a table must be a v2
+// checkpoint). Tombstones whose deletionTimestamp is not after
+// now - delta.deletedFileRetentionDuration have expired and are left out,
+// as Spark does (one without a deletionTimestamp counts as 0: expired).
+// kInvalidArgument (from retention.h) when that property does not parse.
+StatusOr<std::vector<Action>> CheckpointActions(const Snapshot& snapshot, int64_t now_millis);
+
+struct CheckpointOptions {
+  // Adds and removes per part: more than this makes a multi-part
+  // checkpoint of ceil(count / part_size) parts (never for a table with the
+  // v2Checkpoint feature, where the protocol forbids them). >= 1.
+  int64_t part_size = kDefaultCheckpointPartSize;
+};
 
 struct CheckpointInfo {
   Version version = -1;
-  int64_t size = 0;            // actions (rows) in the checkpoint
-  int64_t size_in_bytes = 0;   // of the checkpoint file
+  int64_t size = 0;            // actions (rows) in the checkpoint, all parts
+  int64_t size_in_bytes = 0;   // of the checkpoint file(s)
   int64_t num_of_add_files = 0;
-  std::string key;             // "_delta_log/<v>.checkpoint.parquet"
+  int32_t parts = 0;           // multi-part: the number of parts; else 0
+  // "_delta_log/<v>.checkpoint.parquet"; multi-part: the first part's key.
+  std::string key;
 };
 
-// The `_last_checkpoint` JSON for `info`:
-// {"version":..,"size":..,"sizeInBytes":..,"numOfAddFiles":..}.
+// The `_last_checkpoint` JSON for `info`: {"version":..,"size":..,
+// ["parts":..,]"sizeInBytes":..,"numOfAddFiles":..}.
 std::string LastCheckpointJson(const CheckpointInfo& info);
 
 // delta.checkpointInterval from the table's configuration; the default when
 // absent or not a positive integer.
 int64_t CheckpointInterval(const Metadata& metadata);
 
-// Writes the checkpoint of `snapshot` into `store` (the table root), then
-// `_last_checkpoint`, last, unless that already names a later version.
+// Writes the checkpoint of `snapshot` into `store` (the table root), with
+// tombstones expired as of `clock`'s time, then `_last_checkpoint`, last
+// (after every part), unless that already names a later version.
 // Never replaces a checkpoint file: kAlreadyExists naming the key when
-// `<v>.checkpoint.parquet` exists (written by someone else, or earlier).
+// `<v>.checkpoint.parquet` (or every part of the multi-part set) exists,
+// written by someone else or earlier; see WriteMultiPartCheckpoint for
+// parts left by a crashed writer. kInvalidArgument from CheckpointActions.
 // The handler's codes pass through (kUnimplemented if it cannot write).
 StatusOr<CheckpointInfo> WriteCheckpoint(ObjectStore& store, ParquetHandler& parquet,
-                                         const Snapshot& snapshot);
+                                         const Snapshot& snapshot, Clock& clock,
+                                         const CheckpointOptions& options = {});
 
 }  // namespace deltacommit

@@ -7,8 +7,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "deltacommit/actions.h"
@@ -21,7 +23,16 @@ struct DataInput {
   std::string path;    // a local file
   std::string format;  // "csv", "json" (JSON lines), "parquet"; "" to detect
   std::string label;   // how messages name it (e.g. "-" for stdin)
+  // Told how far converting it has come while a long step runs (the step,
+  // and the engine's estimate of the percentage done, -1 when it has none),
+  // about every 250 ms, on the thread that called WriteDataFiles. May be
+  // empty.
+  std::function<void(std::string_view step, double percent)> progress;
 };
+
+// Data files are cut at about this size, so that no file needs more memory
+// than that to upload (and none exceeds what one PUT may carry).
+inline constexpr int64_t kTargetDataFileBytes = 128LL << 20;
 
 // What the data files must match: the table's metaData.
 struct TableLayout {
@@ -63,7 +74,8 @@ class DataFileHandler {
 
   // Converts `input` to Parquet files under `staging_dir` matching `layout`:
   // every schema column present in the input, values cast to the column's
-  // type, one file per distinct partition value tuple. An empty input gives
+  // type, one file per distinct partition value tuple (several when its
+  // rows exceed about kTargetDataFileBytes). An empty input gives
   // no files. kInvalidArgument naming the input and column when the input
   // does not fit (missing or extra column, a value that does not convert, a
   // null in a non-nullable column, an absent or empty input).

@@ -44,7 +44,8 @@ class Snapshot {
   // checkpoints.
   const std::map<std::string, SetTransaction>& transactions() const { return txns_; }
   // Remove tombstones: files removed and not added back since, for
-  // checkpoints (VACUUM relies on them). All are kept; none expire here.
+  // checkpoints (VACUUM relies on them). All are kept here; CheckpointActions
+  // leaves out those past the retention period.
   const std::map<FileKey, RemoveFile>& tombstones() const { return tombstones_; }
   // domain -> its current (not removed) domainMetadata.
   const std::map<std::string, DomainMetadata>& domain_metadata() const { return domains_; }

@@ -3,12 +3,15 @@
 #include <charconv>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "deltacommit/action_json.h"
+#include "deltacommit/checkpoint_parts.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/retention.h"
 #include "deltacommit/table_features.h"
 
 namespace deltacommit {
@@ -20,7 +23,9 @@ StatusOr<int64_t> ParquetHandler::WriteCheckpoint(ObjectStore& /*store*/,
                             ": this Parquet handler only reads checkpoints");
 }
 
-std::vector<Action> CheckpointActions(const Snapshot& snapshot) {
+StatusOr<std::vector<Action>> CheckpointActions(const Snapshot& snapshot, int64_t now_millis) {
+  DC_ASSIGN_OR_RETURN(int64_t retention, DeletedFileRetentionMillis(snapshot.metadata()));
+  const int64_t min_retained = now_millis - retention;
   std::vector<Action> actions;
   actions.reserve(3 + snapshot.transactions().size() + snapshot.domain_metadata().size() +
                   snapshot.active_files().size() + snapshot.tombstones().size());
@@ -36,6 +41,8 @@ std::vector<Action> CheckpointActions(const Snapshot& snapshot) {
     actions.emplace_back(std::move(a));
   }
   for (const auto& [key, remove] : snapshot.tombstones()) {
+    // Only VACUUM needs tombstones, and only until the retention passed.
+    if (remove.deletion_timestamp.value_or(0) <= min_retained) continue;
     RemoveFile r = remove;
     r.data_change = false;
     actions.emplace_back(std::move(r));
@@ -52,6 +59,7 @@ std::string LastCheckpointJson(const CheckpointInfo& info) {
   nlohmann::ordered_json j;
   j["version"] = info.version;
   j["size"] = info.size;
+  if (info.parts > 0) j["parts"] = info.parts;
   j["sizeInBytes"] = info.size_in_bytes;
   j["numOfAddFiles"] = info.num_of_add_files;
   return j.dump();
@@ -82,20 +90,41 @@ std::optional<Version> LastCheckpointVersion(ObjectStore& store) {
   return j["version"].get<Version>();
 }
 
+int64_t CountFileActions(const std::vector<Action>& actions) {
+  int64_t n = 0;
+  for (const Action& action : actions) {
+    n += std::holds_alternative<AddFile>(action) || std::holds_alternative<RemoveFile>(action);
+  }
+  return n;
+}
+
 }  // namespace
 
 StatusOr<CheckpointInfo> WriteCheckpoint(ObjectStore& store, ParquetHandler& parquet,
-                                         const Snapshot& snapshot) {
+                                         const Snapshot& snapshot, Clock& clock,
+                                         const CheckpointOptions& options) {
   CheckpointInfo info;
   info.version = snapshot.version();
-  info.key = ClassicCheckpointPath(snapshot.version());
-  std::vector<Action> actions = CheckpointActions(snapshot);
-  std::vector<std::string> lines;
-  lines.reserve(actions.size());
-  for (const Action& action : actions) lines.push_back(ActionToJson(action));
-  info.size = static_cast<int64_t>(lines.size());
+  DC_ASSIGN_OR_RETURN(std::vector<Action> actions, CheckpointActions(snapshot, clock.NowMillis()));
+  info.size = static_cast<int64_t>(actions.size());
   info.num_of_add_files = static_cast<int64_t>(snapshot.active_files().size());
-  DC_ASSIGN_OR_RETURN(info.size_in_bytes, parquet.WriteCheckpoint(store, info.key, lines));
+  // The protocol forbids multi-part checkpoints with v2Checkpoint.
+  const int32_t parts = IsFeatureEnabled(snapshot.protocol(), "v2Checkpoint")
+                            ? 1
+                            : CheckpointPartCount(CountFileActions(actions), options.part_size);
+  if (parts > 1) {
+    info.parts = parts;
+    info.key = MultiPartCheckpointPath(info.version, 1, parts);
+    DC_ASSIGN_OR_RETURN(info.size_in_bytes,
+                        WriteMultiPartCheckpoint(store, parquet, info.version,
+                                                 SplitIntoParts(std::move(actions), parts)));
+  } else {
+    info.key = ClassicCheckpointPath(info.version);
+    std::vector<std::string> lines;
+    lines.reserve(actions.size());
+    for (const Action& action : actions) lines.push_back(ActionToJson(action));
+    DC_ASSIGN_OR_RETURN(info.size_in_bytes, parquet.WriteCheckpoint(store, info.key, lines));
+  }
   // The hint goes last, so it never names a checkpoint that is not there;
   // it is only a hint, so an older checkpoint does not move it backwards.
   std::optional<Version> named = LastCheckpointVersion(store);

@@ -4,10 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "deltacommit/action_json.h"
+#include "testing/fake_clock.h"
 #include "testing/memory_object_store.h"
 
 namespace deltacommit {
@@ -45,6 +48,13 @@ RemoveFile Remove(const std::string& path) {
   return r;
 }
 
+// The checkpoint's actions at a time no tombstone of these tests expires by.
+std::vector<Action> ActionsOf(const Snapshot& s) {
+  auto actions = CheckpointActions(s, /*now_millis=*/1000);
+  EXPECT_TRUE(actions.ok()) << actions.status().ToString();
+  return actions.ok() ? *actions : std::vector<Action>{};
+}
+
 std::vector<std::string> Lines(const std::vector<Action>& actions) {
   std::vector<std::string> out;
   for (const Action& a : actions) out.push_back(ActionToJson(a));
@@ -69,7 +79,7 @@ TEST(CheckpointActionsTest, RestatesTheStateInProtocolOrderWithoutDataChange) {
   RemoveFile a = Remove("a");
   a.data_change = false;
   // "c" was removed and added back: a file, not a tombstone.
-  EXPECT_EQ(Lines(CheckpointActions(*s)),
+  EXPECT_EQ(Lines(ActionsOf(*s)),
             Lines({Protocol{}, Meta(), txn, kept, b, c, a}));
 }
 
@@ -81,9 +91,79 @@ TEST(CheckpointActionsTest, AV2CheckpointTableGetsCheckpointMetadata) {
   p.writer_features = std::vector<std::string>{"v2Checkpoint"};
   auto s = Replay({{p, Meta()}, {Add("a")}});
   ASSERT_NE(s, nullptr);
-  std::vector<Action> actions = CheckpointActions(*s);
+  std::vector<Action> actions = ActionsOf(*s);
   ASSERT_FALSE(actions.empty());
   EXPECT_EQ(ActionToJson(actions.back()), R"({"checkpointMetadata":{"version":1}})");
+}
+
+RemoveFile RemoveAt(const std::string& path, std::optional<int64_t> when) {
+  RemoveFile r = Remove(path);
+  r.deletion_timestamp = when;
+  return r;
+}
+
+std::vector<std::string> TombstonePaths(const std::vector<Action>& actions) {
+  std::vector<std::string> out;
+  for (const Action& a : actions) {
+    if (const auto* r = std::get_if<RemoveFile>(&a)) out.push_back(r->path);
+  }
+  return out;
+}
+
+// Tombstones older than now - delta.deletedFileRetentionDuration are left
+// out (Spark keeps those with deletionTimestamp > now - retention).
+TEST(CheckpointActionsTest, LeavesOutTombstonesPastTheRetention) {
+  constexpr int64_t kDay = 24 * 3600 * 1000;
+  const int64_t now = 100 * kDay;
+  auto s = Replay({{Protocol{}, Meta({{"delta.deletedFileRetentionDuration", "interval 2 days"}})},
+                   {Add("old"), Add("edge"), Add("fresh"), Add("undated"), Add("kept")},
+                   {RemoveAt("old", now - 3 * kDay), RemoveAt("edge", now - 2 * kDay),
+                    RemoveAt("fresh", now - 2 * kDay + 1), RemoveAt("undated", std::nullopt)}});
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->tombstones().size(), 4u);  // the snapshot keeps them all
+  auto actions = CheckpointActions(*s, now);
+  ASSERT_TRUE(actions.ok()) << actions.status().ToString();
+  EXPECT_EQ(TombstonePaths(*actions), std::vector<std::string>{"fresh"});
+
+  // The default retention is a week.
+  auto by_default = Replay({{Protocol{}, Meta()},
+                            {Add("a"), Add("b")},
+                            {RemoveAt("a", now - 7 * kDay), RemoveAt("b", now - 7 * kDay + 1)}});
+  ASSERT_NE(by_default, nullptr);
+  EXPECT_EQ(TombstonePaths(*CheckpointActions(*by_default, now)), std::vector<std::string>{"b"});
+}
+
+TEST(CheckpointActionsTest, ABadRetentionPropertyRefusesTheCheckpoint) {
+  auto s = Replay({{Protocol{}, Meta({{"delta.deletedFileRetentionDuration", "1 month"}})},
+                   {Add("a")},
+                   {Remove("a")}});
+  ASSERT_NE(s, nullptr);
+  auto actions = CheckpointActions(*s, 1000);
+  EXPECT_EQ(actions.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(actions.status().message().find("delta.deletedFileRetentionDuration"),
+            std::string::npos);
+  EXPECT_NE(actions.status().message().find("\"1 month\""), std::string::npos)
+      << actions.status().ToString();
+
+  // WriteCheckpoint writes nothing then, not even a guess.
+  class Writer : public ParquetHandler {
+   public:
+    StatusOr<std::vector<std::string>> ReadCheckpointActions(
+        ObjectStore&, const std::vector<std::string>&) override {
+      return std::vector<std::string>{};
+    }
+    StatusOr<int64_t> WriteCheckpoint(ObjectStore&, const std::string&,
+                                      const std::vector<std::string>&) override {
+      ADD_FAILURE() << "nothing may be written";
+      return 0;
+    }
+  };
+  Writer handler;
+  MemoryObjectStore store;
+  FakeClock clock;
+  auto result = WriteCheckpoint(store, handler, *s, clock);
+  EXPECT_EQ(result.status().code(), StatusCode::kInvalidArgument) << result.status().ToString();
+  EXPECT_TRUE(store.List("_delta_log/")->empty());
 }
 
 TEST(CheckpointIntervalTest, DefaultsToTenUnlessAPositiveInteger) {
@@ -102,6 +182,9 @@ TEST(LastCheckpointJsonTest, NamesVersionSizeBytesAndAddFiles) {
   info.num_of_add_files = 30;
   EXPECT_EQ(LastCheckpointJson(info),
             R"({"version":12,"size":40,"sizeInBytes":9000,"numOfAddFiles":30})");
+  info.parts = 3;
+  EXPECT_EQ(LastCheckpointJson(info),
+            R"({"version":12,"size":40,"parts":3,"sizeInBytes":9000,"numOfAddFiles":30})");
 }
 
 TEST(ParquetHandlerTest, AReadOnlyHandlerRefusesToWrite) {
@@ -116,7 +199,8 @@ TEST(ParquetHandlerTest, AReadOnlyHandlerRefusesToWrite) {
   MemoryObjectStore store;
   auto s = Replay({{Protocol{}, Meta()}});
   ASSERT_NE(s, nullptr);
-  auto result = WriteCheckpoint(store, handler, *s);
+  FakeClock clock;
+  auto result = WriteCheckpoint(store, handler, *s, clock);
   EXPECT_EQ(result.status().code(), StatusCode::kUnimplemented) << result.status().ToString();
   // Nothing was written, _last_checkpoint included.
   EXPECT_TRUE(store.List("_delta_log/")->empty());

@@ -104,6 +104,45 @@ TEST_F(CheckpointCliTest, AFailedAutomaticCheckpointDoesNotFailTheCommit) {
   EXPECT_TRUE(fs::exists(Log(CommitPath(2))));
 }
 
+TEST_F(CheckpointCliTest, PartSizeWritesAMultiPartCheckpointThatLaterReadsUse) {
+  ASSERT_EQ(RunCli({"create", table_, "--schema", "id:long"}).exit_code, 0);
+  for (int i = 1; i <= 5; ++i) Commit(table_, i);
+  CliResult bad = RunCli({"checkpoint", table_, "--part-size", "0"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--part-size 0: must be at least 1"), std::string::npos) << bad.err;
+  CliResult r = RunCli({"checkpoint", table_, "--part-size", "2", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["parts"], 3);  // 5 adds in parts of 2
+  EXPECT_EQ(j["path"], MultiPartCheckpointPath(5, 1, 3));
+  for (int32_t i = 1; i <= 3; ++i) EXPECT_TRUE(fs::exists(Log(MultiPartCheckpointPath(5, i, 3))));
+  EXPECT_FALSE(fs::exists(Log(ClassicCheckpointPath(5))));
+  auto last = nlohmann::json::parse(testing::Slurp(Log(LastCheckpointPath())));
+  EXPECT_EQ(last["parts"], 3);
+  EXPECT_EQ(last["size"], 7);  // protocol, metaData, 5 adds
+  for (Version v = 0; v <= 5; ++v) fs::remove(Log(CommitPath(v)));
+  auto snapshot = SnapshotJson(table_);
+  EXPECT_EQ(snapshot["version"], 5);
+  EXPECT_EQ(snapshot["numFiles"], 5);
+}
+
+// A retention period that does not parse: no checkpoint (rather than one
+// guessing which tombstones VACUUM still needs), and commits still succeed.
+TEST_F(CheckpointCliTest, ABadRetentionPropertyRefusesTheCheckpointNotTheCommit) {
+  ASSERT_EQ(RunCli({"create", table_, "--schema", "id:long", "--property",
+                    "delta.deletedFileRetentionDuration=1 month", "--property",
+                    "delta.checkpointInterval=1"}).exit_code, 0);
+  CliResult commit = RunCli({"commit", table_, "--actions", "-"}, AddLine("f1.parquet"));
+  EXPECT_EQ(commit.exit_code, 0) << commit.err;
+  EXPECT_NE(commit.err.find("automatic checkpoint failed"), std::string::npos) << commit.err;
+  CliResult r = RunCli({"checkpoint", table_});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("delta.deletedFileRetentionDuration: interval \"1 month\""),
+            std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(Log(ClassicCheckpointPath(1))));
+  EXPECT_FALSE(fs::exists(Log(LastCheckpointPath())));
+}
+
 TEST(CheckpointCliS3Test, CheckpointsOnS3AreWrittenAndRead) {
   DC_REQUIRE_S3();
   testing::S3TestStore s3 = testing::NewS3TestStore("checkpoint-cli");

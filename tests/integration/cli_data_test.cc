@@ -120,6 +120,26 @@ TEST_F(CliDataTest, AnAppendAtTheCheckpointIntervalWritesTheCheckpoint) {
   EXPECT_EQ(Query(table_, "SELECT count(*), sum(x) FROM t"), std::vector<std::string>{"8,280"});
 }
 
+// Progress lines only on a terminal or with --progress (--quiet wins); a
+// stdin over one chunk (1 MiB) is spooled chunk by chunk, each reported.
+TEST_F(CliDataTest, ProgressIsShownOnRequestOnly) {
+  Create(table_, "id:long,x:long,p:string");
+  std::string csv = "id,x,p\n";
+  constexpr int kRows = 150000;  // about 1.5 MB
+  for (int i = 0; i < kRows; ++i) csv += std::to_string(i) + ",1,q\n";
+  CliResult piped = RunCli({"append", table_, "-"}, csv);  // stderr is a pipe here
+  ASSERT_EQ(piped.exit_code, 0) << piped.err;
+  EXPECT_EQ(piped.err.find("reading"), std::string::npos) << piped.err;
+  CliResult asked = RunCli({"append", table_, "-", "--progress"}, csv);
+  ASSERT_EQ(asked.exit_code, 0) << asked.err;
+  EXPECT_NE(asked.err.find("input 1/1 stdin: reading 1.0 MB\n"), std::string::npos) << asked.err;
+  CliResult quiet = RunCli({"append", table_, "-", "--progress", "--quiet"}, csv);
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_EQ(quiet.err, "");
+  EXPECT_EQ(Query(table_, "SELECT count(*), sum(x) FROM t"),
+            std::vector<std::string>{std::to_string(3 * kRows) + "," + std::to_string(3 * kRows)});
+}
+
 TEST_F(CliDataTest, PartitionValuesRoundTripThroughEscapedDirectories) {
   Create(table_, "id:long,x:long,p:string", "p");
   ASSERT_EQ(RunCli({"append", table_, Input("a.csv", kCsv)}).exit_code, 0);

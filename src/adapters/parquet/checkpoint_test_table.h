@@ -1,14 +1,11 @@
 // Test helpers for checkpoint writing: a generated table whose log holds
 // partition values that need escaping and nulls, deletion-vector
 // descriptors, txns, domain metadata (one removed) and remove tombstones;
-// snapshot comparison; and the independent reader (hyparquet via node).
+// snapshot comparison; and the independent reader (parquet/hyparquet.h).
 #pragma once
 
 #include <gtest/gtest.h>
 
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,6 +19,7 @@
 #include "deltacommit/log_path.h"
 #include "deltacommit/object_store.h"
 #include "deltacommit/snapshot.h"
+#include "parquet/hyparquet.h"
 
 namespace deltacommit::checkpoint_test {
 
@@ -179,44 +177,6 @@ inline void ExpectSameSnapshot(const Snapshot& from_checkpoint, const Snapshot& 
   EXPECT_TRUE(from_checkpoint.domain_metadata() == from_json.domain_metadata());
 }
 
-// hyparquet, installed by scripts/fetch-hyparquet.sh (into .deps, or
-// $DELTACOMMIT_HYPARQUET_DIR), and node; why they cannot be used, or nullopt.
-inline std::string HyparquetDir() {
-  const char* dir = std::getenv("DELTACOMMIT_HYPARQUET_DIR");
-  if (dir != nullptr && *dir != '\0') return dir;
-  return std::string(DC_SOURCE_DIR) + "/.deps/hyparquet/node_modules/hyparquet";
-}
-inline std::optional<std::string> HyparquetUnavailable() {
-  if (std::system("node --version >/dev/null 2>&1") != 0) return "node is not installed";
-  if (!std::filesystem::exists(HyparquetDir() + "/src/index.js")) {
-    return "hyparquet is not installed in " + HyparquetDir() + " (run scripts/setup.sh)";
-  }
-  return std::nullopt;
-}
-
-// {"schema": [...], "rows": [...]} as tests/parquet/read_parquet.mjs prints
-// it for `file`; a failed read fails the test and gives null.
-inline nlohmann::json ReadWithHyparquet(const std::string& file) {
-  const std::string command = "node " + std::string(DC_SOURCE_DIR) +
-                              "/tests/parquet/read_parquet.mjs " + HyparquetDir() + " " + file;
-  std::string out;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) {
-    ADD_FAILURE() << "popen " << command;
-    return nullptr;
-  }
-  char buffer[65536];
-  size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) out.append(buffer, n);
-  const int rc = ::pclose(pipe);
-  EXPECT_EQ(rc, 0) << command;
-  auto j = nlohmann::json::parse(out, nullptr, false);
-  EXPECT_FALSE(j.is_discarded()) << out;
-  return j;
-}
+using hyparquet::ReadWithHyparquet;
 
 }  // namespace deltacommit::checkpoint_test
-
-// Skips (locally) or fails (CI) when hyparquet or node is missing.
-#define DC_REQUIRE_HYPARQUET() \
-  DC_REQUIRE_SERVER(::deltacommit::checkpoint_test::HyparquetUnavailable())

@@ -13,6 +13,7 @@
 #include "contract/temp_dir.h"
 #include "deltacommit/checkpoint.h"
 #include "logstore/object_store_log_store.h"
+#include "testing/fake_clock.h"
 
 namespace deltacommit {
 namespace {
@@ -34,9 +35,10 @@ TEST(CheckpointWriterS3Test, SnapshotFromCheckpointEqualsJsonReplayOnS3) {
 
   auto at4 = LoadSnapshot(log, SnapshotRequest{});
   ASSERT_TRUE(at4.ok()) << at4.status().ToString();
-  auto info = WriteCheckpoint(store, **parquet, **at4);
+  FakeClock clock(1700000010000);  // no tombstone has expired
+  auto info = WriteCheckpoint(store, **parquet, **at4, clock);
   ASSERT_TRUE(info.ok()) << info.status().ToString();
-  EXPECT_TRUE(WriteCheckpoint(store, **parquet, **at4).status().IsAlreadyExists());
+  EXPECT_TRUE(WriteCheckpoint(store, **parquet, **at4, clock).status().IsAlreadyExists());
   WriteCommits(store, {LaterCommit()}, 5);
 
   auto from_json = LoadSnapshot(log, SnapshotRequest{});
@@ -66,6 +68,38 @@ TEST(CheckpointWriterS3Test, SnapshotFromCheckpointEqualsJsonReplayOnS3) {
   for (const auto& row : read["rows"]) adds += row["add"].is_null() ? 0 : 1;
   EXPECT_EQ(adds, info->num_of_add_files);
   EXPECT_EQ(static_cast<int64_t>(read["rows"].size()), info->size);
+}
+
+TEST(CheckpointWriterS3Test, MultiPartSnapshotEqualsJsonReplayOnS3) {
+  DC_REQUIRE_S3();
+  testing::S3TestStore s3 = testing::NewS3TestStore("checkpoint-parts");
+  ObjectStore& store = *s3.store;
+  ObjectStoreLogStore log(store, "s3-conditional");
+  auto parquet = DuckDbParquetHandler::Create();
+  ASSERT_TRUE(parquet.ok()) << parquet.status().ToString();
+  WriteCommits(store, GeneratedCommits(), 0);
+  auto at4 = LoadSnapshot(log, SnapshotRequest{});
+  ASSERT_TRUE(at4.ok()) << at4.status().ToString();
+  FakeClock clock(1700000010000);
+  CheckpointOptions options;
+  options.part_size = 3;  // 8 adds and removes: 3 parts
+  auto info = WriteCheckpoint(store, **parquet, **at4, clock, options);
+  ASSERT_TRUE(info.ok()) << info.status().ToString();
+  EXPECT_EQ(info->parts, 3);
+  for (int32_t i = 1; i <= 3; ++i) EXPECT_TRUE(store.Head(MultiPartCheckpointPath(4, i, 3)).ok());
+  EXPECT_TRUE(WriteCheckpoint(store, **parquet, **at4, clock, options).status().IsAlreadyExists());
+
+  WriteCommits(store, {LaterCommit()}, 5);
+  auto from_json = LoadSnapshot(log, SnapshotRequest{});
+  ASSERT_TRUE(from_json.ok()) << from_json.status().ToString();
+  for (Version v = 0; v <= 4; ++v) ASSERT_TRUE(store.Delete(CommitPath(v)).ok());
+  SnapshotRequest request;
+  request.parquet = parquet->get();
+  request.checkpoint_store = &store;
+  auto from_parts = LoadSnapshot(log, request);
+  ASSERT_TRUE(from_parts.ok()) << from_parts.status().ToString();
+  ExpectSameSnapshot(**from_parts, **from_json);
+  EXPECT_EQ(nlohmann::json::parse(*store.Get(LastCheckpointPath()))["parts"], 3);
 }
 
 }  // namespace

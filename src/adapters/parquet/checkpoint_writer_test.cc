@@ -17,6 +17,7 @@
 #include "adapters/posix/posix_object_store.h"
 #include "deltacommit/checkpoint.h"
 #include "logstore/object_store_log_store.h"
+#include "testing/fake_clock.h"
 #include "contract/temp_dir.h"
 
 namespace deltacommit {
@@ -50,7 +51,7 @@ class CheckpointWriterTest : public ::testing::Test {
 
   CheckpointInfo Checkpoint() {
     auto json = Load(false);
-    auto info = WriteCheckpoint(store_, *parquet_, *json);
+    auto info = WriteCheckpoint(store_, *parquet_, *json, clock_);
     EXPECT_TRUE(info.ok()) << info.status().ToString();
     return info.ok() ? *info : CheckpointInfo{};
   }
@@ -61,6 +62,8 @@ class CheckpointWriterTest : public ::testing::Test {
   PosixObjectStore store_{dir_.path()};
   ObjectStoreLogStore log_{store_, "local"};
   std::unique_ptr<DuckDbParquetHandler> parquet_;
+  // Soon after the generated table's removes: no tombstone has expired.
+  FakeClock clock_{1700000010000};
 };
 
 TEST_F(CheckpointWriterTest, SnapshotFromCheckpointEqualsJsonReplay) {
@@ -82,6 +85,32 @@ TEST_F(CheckpointWriterTest, SnapshotFromCheckpointEqualsJsonReplay) {
   ExpectSameSnapshot(*from_checkpoint, *from_json);
 }
 
+// A week (the default retention) after the removes at ...3000 and ...3001,
+// those tombstones have expired: the checkpoint leaves them out, and
+// otherwise restates JSON replay.
+TEST_F(CheckpointWriterTest, ExpiredTombstonesAreLeftOutOfTheRoundTrip) {
+  clock_.SetMillis(1700000003001 + 7LL * 24 * 3600 * 1000);
+  const CheckpointInfo info = Checkpoint();
+  EXPECT_EQ(info.size, 10);  // 13 less the 3 expired tombstones
+  auto from_json = Load(false);
+  for (Version v = 0; v <= 4; ++v) ASSERT_TRUE(store_.Delete(CommitPath(v)).ok());
+  auto from_checkpoint = Load(true);
+  ASSERT_NE(from_json, nullptr);
+  ASSERT_NE(from_checkpoint, nullptr);
+  std::map<FileKey, RemoveFile> unexpired;
+  for (const auto& [key, remove] : from_json->tombstones()) {
+    if (*remove.deletion_timestamp > 1700000003001) unexpired.emplace(key, remove);
+  }
+  ASSERT_EQ(unexpired.size(), 1u);
+  EXPECT_EQ(checkpoint_test::Lines(from_checkpoint->tombstones()),
+            checkpoint_test::Lines(unexpired));
+  EXPECT_EQ(checkpoint_test::Lines(from_checkpoint->active_files()),
+            checkpoint_test::Lines(from_json->active_files()));
+  EXPECT_EQ(from_checkpoint->app_versions(), from_json->app_versions());
+  EXPECT_EQ(checkpoint_test::Lines(from_checkpoint->domain_metadata()),
+            checkpoint_test::Lines(from_json->domain_metadata()));
+}
+
 TEST_F(CheckpointWriterTest, LastCheckpointIsWrittenAfterTheCheckpoint) {
   const CheckpointInfo info = Checkpoint();
   auto head = store_.Head(info.key);
@@ -100,7 +129,7 @@ TEST_F(CheckpointWriterTest, LastCheckpointIsWrittenAfterTheCheckpoint) {
 TEST_F(CheckpointWriterTest, AnExistingCheckpointIsNeverReplaced) {
   ASSERT_TRUE(store_.PutIfAbsent(ClassicCheckpointPath(4), "someone else's").ok());
   auto json = Load(false);
-  auto info = WriteCheckpoint(store_, *parquet_, *json);
+  auto info = WriteCheckpoint(store_, *parquet_, *json, clock_);
   EXPECT_TRUE(info.status().IsAlreadyExists()) << info.status().ToString();
   EXPECT_NE(info.status().message().find("00000000000000000004.checkpoint.parquet"),
             std::string::npos);
@@ -114,7 +143,7 @@ TEST_F(CheckpointWriterTest, AnOlderCheckpointDoesNotMoveLastCheckpointBack) {
   request.version = 2;
   auto older = LoadSnapshot(log_, request);
   ASSERT_TRUE(older.ok()) << older.status().ToString();
-  ASSERT_TRUE(WriteCheckpoint(store_, *parquet_, **older).ok());
+  ASSERT_TRUE(WriteCheckpoint(store_, *parquet_, **older, clock_).ok());
   EXPECT_EQ(nlohmann::json::parse(*store_.Get(LastCheckpointPath()))["version"], 4);
 }
 

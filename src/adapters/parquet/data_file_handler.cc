@@ -75,12 +75,17 @@ StatusOr<std::string> ViewSql(Connection& connection, const std::vector<TableCol
 using data_internal::Connection;
 using data_internal::Database;
 
-StatusOr<std::unique_ptr<DuckDbDataFileHandler>> DuckDbDataFileHandler::Create() {
-  DC_ASSIGN_OR_RETURN(std::unique_ptr<Database> db, Database::Open());
-  return std::unique_ptr<DuckDbDataFileHandler>(new DuckDbDataFileHandler(std::move(db)));
+StatusOr<std::unique_ptr<DuckDbDataFileHandler>> DuckDbDataFileHandler::Create(
+    const DuckDbOptions& options) {
+  DC_ASSIGN_OR_RETURN(std::unique_ptr<Database> db,
+                      Database::Open(options.memory_limit, options.temp_directory));
+  return std::unique_ptr<DuckDbDataFileHandler>(
+      new DuckDbDataFileHandler(std::move(db), options));
 }
 
-DuckDbDataFileHandler::DuckDbDataFileHandler(std::unique_ptr<Database> db) : db_(std::move(db)) {}
+DuckDbDataFileHandler::DuckDbDataFileHandler(std::unique_ptr<Database> db,
+                                             const DuckDbOptions& options)
+    : db_(std::move(db)), options_(options) {}
 
 DuckDbDataFileHandler::~DuckDbDataFileHandler() = default;
 

@@ -9,8 +9,10 @@
 // value that does not convert is an error naming the column and an example,
 // never a silent NULL), the cast rows are materialised in a temp table and
 // one Parquet file (snappy) is written per partition value tuple, without
-// the partition columns (Delta keeps those in partitionValues). Statistics
-// are an SQL aggregate over each written file.
+// the partition columns (Delta keeps those in partitionValues), cut into
+// several when bigger than the target file size. Statistics are an SQL
+// aggregate over each written file. The temp table spills to disk beyond
+// DuckDB's memory limit, so memory stays bounded whatever the input's size.
 //
 // Querying: the view `t` reads the files with read_parquet, joined on the
 // file name to a table of their partition values, which are cast to the
@@ -32,10 +34,21 @@ namespace data_internal {
 class Database;
 }
 
+struct DuckDbOptions {
+  // DuckDB's memory_limit (e.g. "1GB"); empty: DuckDB's default, 80% of RAM.
+  // Inputs bigger than this spill to temp_directory instead of memory.
+  std::string memory_limit;
+  // Where DuckDB spills; empty: ".tmp" in the working directory.
+  std::string temp_directory;
+  // About how big a data file may grow before the next one starts.
+  int64_t target_file_bytes = kTargetDataFileBytes;
+};
+
 class DuckDbDataFileHandler : public DataFileHandler {
  public:
-  // kInternal if DuckDB cannot be opened.
-  static StatusOr<std::unique_ptr<DuckDbDataFileHandler>> Create();
+  // kInvalidArgument naming an option DuckDB refuses; kInternal if it
+  // cannot be opened.
+  static StatusOr<std::unique_ptr<DuckDbDataFileHandler>> Create(const DuckDbOptions& options = {});
   ~DuckDbDataFileHandler() override;
 
   StatusOr<std::vector<WrittenDataFile>> WriteDataFiles(const DataInput& input,
@@ -46,8 +59,9 @@ class DuckDbDataFileHandler : public DataFileHandler {
                               const std::string& sql, bool json_rows) override;
 
  private:
-  explicit DuckDbDataFileHandler(std::unique_ptr<data_internal::Database> db);
+  DuckDbDataFileHandler(std::unique_ptr<data_internal::Database> db, const DuckDbOptions& options);
   std::unique_ptr<data_internal::Database> db_;
+  const DuckDbOptions options_;
 };
 
 }  // namespace deltacommit

@@ -33,7 +33,7 @@ class DataFileHandlerTest : public ::testing::Test {
 
   DataInput Write(const std::string& name, const std::string& content) {
     std::ofstream(dir_ + "/" + name) << content;
-    return {dir_ + "/" + name, "", name};
+    return {dir_ + "/" + name, "", name, {}};
   }
 
   std::vector<ScanFile> Scan(const std::vector<WrittenDataFile>& files) {
@@ -136,7 +136,7 @@ TEST_F(DataFileHandlerTest, JsonLinesAndParquetInputs) {
   ASSERT_EQ(json->size(), 1u);
   EXPECT_EQ(json->at(0).table_key.find('/'), std::string::npos);
   // The Parquet file just written is an input too (its columns by name).
-  DataInput parquet{json->at(0).local_path, "", "written.parquet"};
+  DataInput parquet{json->at(0).local_path, "", "written.parquet", {}};
   auto again = handler_->WriteDataFiles(parquet, flat, dir_);
   ASSERT_TRUE(again.ok()) << again.status().ToString();
   auto files = *json;
@@ -164,7 +164,7 @@ TEST_F(DataFileHandlerTest, InputsThatDoNotFitNameTheColumn) {
   expect_error("id,name,amount,day,p\n1,a,1,2024-13-45,x\n", "column \"day\" is date");
   expect_error("id,name,amount,day,p\n,a,1,2024-01-01,x\n", "\"id\" is not nullable");
   expect_error("", "is empty");
-  auto missing = handler_->WriteDataFiles({dir_ + "/nope.csv", "", "nope.csv"}, partitioned_, dir_);
+  auto missing = handler_->WriteDataFiles({dir_ + "/nope.csv", "", "nope.csv", {}}, partitioned_, dir_);
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.status().message().find("nope.csv"), std::string::npos);
 }

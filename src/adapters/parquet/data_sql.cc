@@ -2,7 +2,12 @@
 
 #include "adapters/parquet/duckdb_handles.h"
 
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <utility>
+#include <vector>
 
 namespace deltacommit::data_internal {
 namespace {
@@ -19,23 +24,31 @@ Status Failed(std::string_view what, duckdb_result* result) {
 
 }  // namespace
 
-StatusOr<std::unique_ptr<Database>> Database::Open() {
+StatusOr<std::unique_ptr<Database>> Database::Open(const std::string& memory_limit,
+                                                   const std::string& temp_directory) {
   duckdb_config config = nullptr;
   if (duckdb_create_config(&config) != DuckDBSuccess) {
     return InternalError("duckdb: cannot create a configuration");
   }
   // Nothing may be downloaded at run time: Parquet, CSV and JSON are built
   // in, and a file needing another extension must fail instead.
-  const bool set =
-      duckdb_set_config(config, "autoinstall_known_extensions", "false") == DuckDBSuccess &&
-      duckdb_set_config(config, "autoload_known_extensions", "false") == DuckDBSuccess;
+  std::vector<std::pair<const char*, std::string>> settings = {
+      {"autoinstall_known_extensions", "false"}, {"autoload_known_extensions", "false"}};
+  if (!memory_limit.empty()) settings.emplace_back("memory_limit", memory_limit);
+  if (!temp_directory.empty()) settings.emplace_back("temp_directory", temp_directory);
+  for (const auto& [name, value] : settings) {
+    if (duckdb_set_config(config, name, value.c_str()) != DuckDBSuccess) {
+      duckdb_destroy_config(&config);
+      return InvalidArgumentError(std::string("duckdb refuses the setting ") + name + " = \"" +
+                                  value + "\"");
+    }
+  }
   std::unique_ptr<Database> db(new Database());
   char* error = nullptr;
-  const bool opened = set && duckdb_open_ext(nullptr, &db->db_, config, &error) == DuckDBSuccess;
+  const bool opened = duckdb_open_ext(nullptr, &db->db_, config, &error) == DuckDBSuccess;
   duckdb_destroy_config(&config);
   if (!opened) {
     std::string message = "duckdb: cannot open an in-memory database";
-    if (!set) message += ": extension settings refused";
     if (error != nullptr) message += std::string(": ") + error;
     duckdb_free(error);
     return InternalError(std::move(message));
@@ -60,17 +73,53 @@ Connection::~Connection() {
   if (connection_ != nullptr) duckdb_disconnect(&connection_);
 }
 
-Status Connection::Exec(const std::string& sql, std::string_view what) {
-  Result result;
-  if (duckdb_query(connection_, sql.c_str(), result.out()) != DuckDBSuccess) {
-    return Failed(what, result.out());
+duckdb_state Connection::Run(const std::string& sql, duckdb_result* result,
+                             const Progress& progress) {
+  if (!progress.report) return duckdb_query(connection_, sql.c_str(), result);
+  // DuckDB tracks progress only with its progress bar on; the bar itself
+  // must not print (it would write to our stdout), so that goes off first.
+  if (!progress_enabled_) {
+    Result print, bar;
+    progress_enabled_ =
+        duckdb_query(connection_, "SET enable_progress_bar_print = false", print.out()) ==
+            DuckDBSuccess &&
+        duckdb_query(connection_, "SET enable_progress_bar = true", bar.out()) == DuckDBSuccess;
   }
+  if (!progress_enabled_) return duckdb_query(connection_, sql.c_str(), result);
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false;
+  duckdb_state state = DuckDBError;
+  std::thread worker([&] {
+    const duckdb_state s = duckdb_query(connection_, sql.c_str(), result);
+    std::lock_guard<std::mutex> lock(mu);
+    state = s;
+    done = true;
+    cv.notify_one();
+  });
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    while (!cv.wait_for(lock, std::chrono::milliseconds(250), [&] { return done; })) {
+      const double percent = duckdb_query_progress(connection_).percentage;
+      lock.unlock();
+      progress.report(progress.stage, percent);
+      lock.lock();
+    }
+  }
+  worker.join();
+  return state;
+}
+
+Status Connection::Exec(const std::string& sql, std::string_view what, const Progress& progress) {
+  Result result;
+  if (Run(sql, result.out(), progress) != DuckDBSuccess) return Failed(what, result.out());
   return OkStatus();
 }
 
-StatusOr<TextRows> Connection::Query(const std::string& sql, std::string_view what) {
+StatusOr<TextRows> Connection::Query(const std::string& sql, std::string_view what,
+                                     const Progress& progress) {
   Result result;
-  if (duckdb_query(connection_, sql.c_str(), result.out()) != DuckDBSuccess) {
+  if (Run(sql, result.out(), progress) != DuckDBSuccess) {
     return Failed(what, result.out());
   }
   TextRows out;

@@ -7,6 +7,7 @@
 
 #include <duckdb.h>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,10 +24,21 @@ struct TextRows {
   std::vector<std::vector<std::optional<std::string>>> rows;
 };
 
+// Who hears how far a long statement is: `stage` and DuckDB's estimate of
+// the percentage done (-1 when it has none), about every 250 ms.
+struct Progress {
+  std::function<void(std::string_view stage, double percent)> report;
+  std::string_view stage;
+};
+
 class Database {
  public:
-  // kInternal if DuckDB refuses to open or to take the settings.
-  static StatusOr<std::unique_ptr<Database>> Open();
+  // kInvalidArgument naming a setting DuckDB refuses; kInternal if it
+  // cannot open. `memory_limit` (a DuckDB size, e.g. "1GB"; empty: DuckDB's default of
+  // 80% of RAM) bounds what DuckDB keeps in memory; beyond it, it spills to
+  // `temp_directory` (empty: DuckDB's ".tmp" in the working directory).
+  static StatusOr<std::unique_ptr<Database>> Open(const std::string& memory_limit = {},
+                                                  const std::string& temp_directory = {});
   ~Database();
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
@@ -47,12 +59,18 @@ class Connection {
   Connection& operator=(const Connection&) = delete;
 
   // Runs `sql`. On failure kInvalidArgument: `what`, then DuckDB's message
-  // (which names the bad value or SQL); callers add what they know.
-  Status Exec(const std::string& sql, std::string_view what);
-  StatusOr<TextRows> Query(const std::string& sql, std::string_view what);
+  // (which names the bad value or SQL); callers add what they know. With
+  // progress.report set, the statement runs on a worker thread while this
+  // one reports its progress.
+  Status Exec(const std::string& sql, std::string_view what, const Progress& progress = {});
+  StatusOr<TextRows> Query(const std::string& sql, std::string_view what,
+                           const Progress& progress = {});
 
  private:
   Connection() = default;
+  // duckdb_query, reporting progress when asked.
+  duckdb_state Run(const std::string& sql, duckdb_result* result, const Progress& progress);
+  bool progress_enabled_ = false;
   duckdb_connection connection_ = nullptr;
 };
 

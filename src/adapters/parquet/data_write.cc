@@ -1,6 +1,8 @@
 // DuckDbDataFileHandler::WriteDataFiles: input -> checked, cast rows ->
 // one Parquet file per partition value tuple, with statistics.
+#include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
@@ -88,7 +90,8 @@ std::string MisfitSql(const Feed& f) {
 // convert, or a null in a non-nullable column, is an error naming the
 // column, a sample value and how many rows.
 Status CheckValues(Connection& connection, const std::string& source,
-                   const std::vector<Feed>& feeds, const std::string& label) {
+                   const std::vector<Feed>& feeds, const DataInput& input) {
+  const std::string& label = input.label;
   std::string sql = "SELECT 0";
   for (const Feed& f : feeds) {
     const std::string misfit = MisfitSql(f);
@@ -98,7 +101,8 @@ Status CheckValues(Connection& connection, const std::string& source,
     sql += ", count(*) FILTER (WHERE " + SqlIdent(f.source.name) + " IS NULL)";
   }
   sql += " FROM " + source;
-  DC_ASSIGN_OR_RETURN(TextRows rows, connection.Query(sql, "input \"" + label + "\""));
+  DC_ASSIGN_OR_RETURN(TextRows rows, connection.Query(sql, "input \"" + label + "\"",
+                                                      Progress{input.progress, "checking"}));
   const auto& row = rows.rows.at(0);
   for (size_t i = 0; i < feeds.size(); ++i) {
     const TableColumn& c = *feeds[i].column;
@@ -123,7 +127,8 @@ Status CheckValues(Connection& connection, const std::string& source,
 // "__dc_p<i>" text columns), each a map column -> value.
 StatusOr<std::vector<NullableStringMap>> PartitionTuples(Connection& connection,
                                                          const std::string& table,
-                                                         const std::vector<std::string>& names) {
+                                                         const std::vector<std::string>& names,
+                                                         const Progress& progress) {
   if (names.empty()) return std::vector<NullableStringMap>{{}};
   std::string select;
   for (size_t i = 0; i < names.size(); ++i) {
@@ -131,7 +136,7 @@ StatusOr<std::vector<NullableStringMap>> PartitionTuples(Connection& connection,
   }
   DC_ASSIGN_OR_RETURN(TextRows rows, connection.Query("SELECT DISTINCT " + select + " FROM " +
                                                           table + " ORDER BY ALL",
-                                                      "partition values"));
+                                                      "partition values", progress));
   std::vector<NullableStringMap> out;
   for (const auto& row : rows.rows) {
     NullableStringMap values;
@@ -151,6 +156,57 @@ std::string TupleFilter(const std::vector<std::string>& names, const NullableStr
   return where;
 }
 
+// What one partition value tuple's files are written from.
+struct TupleSource {
+  std::string rows_table;
+  std::string data_columns;  // the SELECT list: data columns only
+  std::vector<std::string> partition_names;
+  std::vector<TableColumn> data_only;
+};
+
+// Writes the rows of one partition value tuple as Parquet files of about
+// `file_bytes` at most (DuckDB cuts them) into a directory of their own,
+// then gives each its table key and statistics. Files without rows (a
+// header-only input) are left out.
+StatusOr<std::vector<WrittenDataFile>> WriteTuple(Connection& connection, const DataInput& input,
+                                                  const TableLayout& layout,
+                                                  const TupleSource& source,
+                                                  const NullableStringMap& values,
+                                                  const std::string& staging_dir,
+                                                  int64_t file_bytes) {
+  const std::string dir = staging_dir + "/write-" + NewUuid();
+  DC_RETURN_IF_ERROR(connection.Exec(
+      "COPY (SELECT " + source.data_columns + " FROM " + source.rows_table + " WHERE " +
+          TupleFilter(source.partition_names, values) + ") TO " + SqlString(dir) +
+          " (FORMAT parquet, COMPRESSION snappy, FILE_SIZE_BYTES " +
+          std::to_string(file_bytes) +
+          ", FILENAME_PATTERN 'part-00000-{uuid}-c000.snappy')",
+      "input \"" + input.label + "\": writing Parquet files into " + dir,
+      Progress{input.progress, "writing"}));
+  std::vector<std::string> names;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
+    names.push_back(entry.path().filename().string());
+  }
+  if (error) return InternalError("listing " + dir + ": " + error.message());
+  std::sort(names.begin(), names.end());
+  std::vector<WrittenDataFile> out;
+  for (const std::string& name : names) {
+    WrittenDataFile file;
+    file.local_path = dir + "/" + name;
+    // Directories nest in metaData.partitionColumns order.
+    file.table_key = PartitionDirectory(layout.partition_columns, values) + name;
+    file.add_path = UriEncodePath(file.table_key);
+    file.partition_values = values;
+    DC_ASSIGN_OR_RETURN(FileStats stats, FileStatsJson(connection, file.local_path,
+                                                      source.data_only, layout.stats_columns));
+    file.stats = std::move(stats.json);
+    file.num_records = stats.num_records;
+    if (file.num_records > 0) out.push_back(std::move(file));
+  }
+  return out;
+}
+
 }  // namespace
 }  // namespace data_internal
 
@@ -163,13 +219,11 @@ StatusOr<std::vector<WrittenDataFile>> DuckDbDataFileHandler::WriteDataFiles(
   const std::string source = InputSource(input, format, /*text_columns=*/true);
   DC_ASSIGN_OR_RETURN(std::vector<InputColumn> inputs, DescribeInput(*connection, input, source));
   DC_ASSIGN_OR_RETURN(std::vector<Feed> feeds, MatchColumns(columns, inputs, input.label));
-  DC_RETURN_IF_ERROR(CheckValues(*connection, source, feeds, input.label));
+  DC_RETURN_IF_ERROR(CheckValues(*connection, source, feeds, input));
 
   // The cast rows, partition values already serialized.
   std::string select;
-  std::vector<std::string> partition_names;
-  std::string data_columns;
-  std::vector<TableColumn> data_only;
+  TupleSource tuple_source;
   for (const Feed& f : feeds) {
     const std::string cast =
         "CAST(" + SqlIdent(f.source.name) + " AS " + f.column->duckdb_type + ")";
@@ -177,41 +231,34 @@ StatusOr<std::vector<WrittenDataFile>> DuckDbDataFileHandler::WriteDataFiles(
     if (f.column->partition) {
       DC_ASSIGN_OR_RETURN(std::string text,
                           PartitionValueSql(cast, f.column->delta_type, f.column->name));
-      select += text + " AS " + SqlIdent("__dc_p" + std::to_string(partition_names.size()));
-      partition_names.push_back(f.column->name);
+      select += text + " AS " +
+                SqlIdent("__dc_p" + std::to_string(tuple_source.partition_names.size()));
+      tuple_source.partition_names.push_back(f.column->name);
     } else {
       select += cast + " AS " + SqlIdent(f.column->name);
-      data_columns += (data_columns.empty() ? "" : ", ") + SqlIdent(f.column->name);
-      data_only.push_back(*f.column);
+      tuple_source.data_columns +=
+          (tuple_source.data_columns.empty() ? "" : ", ") + SqlIdent(f.column->name);
+      tuple_source.data_only.push_back(*f.column);
     }
   }
-  const std::string rows_table = "__dc_rows";
+  // Materialised once (DuckDB spills it to disk beyond its memory limit)
+  // and scanned per partition value tuple.
+  tuple_source.rows_table = "__dc_rows";
   DC_RETURN_IF_ERROR(connection->Exec(
-      "CREATE TEMP TABLE " + rows_table + " AS SELECT " + select + " FROM " + source,
-      "input \"" + input.label + "\": converting to the table's types"));
+      "CREATE TEMP TABLE " + tuple_source.rows_table + " AS SELECT " + select + " FROM " + source,
+      "input \"" + input.label + "\": converting to the table's types",
+      Progress{input.progress, "converting"}));
 
   DC_ASSIGN_OR_RETURN(std::vector<NullableStringMap> tuples,
-                      PartitionTuples(*connection, rows_table, partition_names));
+                      PartitionTuples(*connection, tuple_source.rows_table,
+                                      tuple_source.partition_names,
+                                      Progress{input.progress, "partitioning"}));
   std::vector<WrittenDataFile> out;
   for (const NullableStringMap& values : tuples) {
-    const std::string name = "part-00000-" + NewUuid() + "-c000.snappy.parquet";
-    WrittenDataFile file;
-    file.local_path = staging_dir + "/" + name;
-    // Directories nest in metaData.partitionColumns order.
-    file.table_key = PartitionDirectory(layout.partition_columns, values) + name;
-    file.add_path = UriEncodePath(file.table_key);
-    file.partition_values = values;
-    DC_RETURN_IF_ERROR(connection->Exec(
-        "COPY (SELECT " + data_columns + " FROM " + rows_table + " WHERE " +
-            TupleFilter(partition_names, values) + ") TO " + SqlString(file.local_path) +
-            " (FORMAT parquet, COMPRESSION snappy)",
-        "input \"" + input.label + "\": writing " + file.local_path));
-    DC_ASSIGN_OR_RETURN(FileStats stats, FileStatsJson(*connection, file.local_path, data_only,
-                                                      layout.stats_columns));
-    file.stats = std::move(stats.json);
-    file.num_records = stats.num_records;
-    if (file.num_records == 0) continue;  // an input with a header only
-    out.push_back(std::move(file));
+    DC_ASSIGN_OR_RETURN(std::vector<WrittenDataFile> files,
+                        WriteTuple(*connection, input, layout, tuple_source, values, staging_dir,
+                                   options_.target_file_bytes));
+    for (WrittenDataFile& f : files) out.push_back(std::move(f));
   }
   return out;
 }
