@@ -161,6 +161,10 @@ int Report(const AppendArgs& args, const std::string& uri, const Staged& staged,
                                {"files", staged.adds.size()},
                                {"rows", staged.rows},
                                {"attempts", o.attempts}};
+    if (o.assigned) {
+      out["assigned"] = true;  // by the commit service
+      out["merged"] = o.merged;
+    }
     std::cout << out.dump() << "\n";
   }
   if (o.result == CommitResult::kConflict) {
@@ -171,7 +175,9 @@ int Report(const AppendArgs& args, const std::string& uri, const Staged& staged,
   if (!args.json) {
     std::cout << "appended " << staged.rows << " row(s) in " << staged.adds.size()
               << " file(s) to " << uri << ": committed version " << o.version << " ("
-              << o.attempts << " attempt(s))\n";
+              << (o.assigned ? "assigned by the commit service"
+                             : std::to_string(o.attempts) + " attempt(s)")
+              << ")\n";
   }
   return kExitOk;
 }

@@ -107,6 +107,10 @@ int Report(const CommitArgs& args, const std::string& uri, const CommitOutcome& 
   if (args.json) {
     nlohmann::ordered_json out{{"table", uri}, {"result", result}, {"version", o.version},
                                {"attempts", o.attempts}, {"rebases", o.rebases}};
+    if (o.assigned) {
+      out["assigned"] = true;  // by the commit service
+      out["merged"] = o.merged;
+    }
     if (o.conflict) {
       out["conflict"] = {{"type", ConflictTypeName(o.conflict->type)},
                          {"winningVersion", o.conflict->winning_version},
@@ -116,9 +120,17 @@ int Report(const CommitArgs& args, const std::string& uri, const CommitOutcome& 
   } else if (o.result == CommitResult::kConflict) {
     std::cerr << "conflict: table " << uri << ": " << o.conflict->Describe()
               << "; nothing was written\n";
+  } else if (o.result == CommitResult::kAlreadyCommitted && o.assigned) {
+    std::cout << "already committed: this append landed in version " << o.version << " of "
+              << uri << " (its txn was applied before); nothing was written again\n";
   } else if (o.result == CommitResult::kAlreadyCommitted) {
     std::cout << "already committed: app " << args.app_id << " version " << args.app_version
               << " is in table " << uri << " (at or before version " << o.version << ")\n";
+  } else if (o.assigned) {
+    std::cout << "committed version " << o.version << " to " << uri
+              << " (version assigned by the commit service";
+    if (o.merged > 1) std::cout << ", shared with " << o.merged - 1 << " other append(s)";
+    std::cout << ")\n";
   } else {
     std::cout << "committed version " << o.version << " to " << uri << " (" << o.attempts
               << " attempt(s), rebased over " << o.rebases << " concurrent commit(s))\n";

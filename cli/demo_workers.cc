@@ -39,16 +39,21 @@ nlohmann::json OutcomeJson(const CommitOutcome& o) {
                 : o.result == CommitResult::kAlreadyCommitted ? "already-committed"
                                                               : "conflict";
   if (o.conflict) j["conflict"] = o.conflict->Describe();
+  if (o.assigned) {
+    j["assigned"] = true;
+    j["merged"] = o.merged;
+  }
   return j;
 }
 
 struct WriterArgs {
   std::string table, out, name;
   int writer = 0, commits = 1, rows = 100;
+  TableOptions table_options;  // e.g. --log-store service (tests, benchmarks)
 };
 
 int RunWriter(const WriterArgs& a) {
-  auto table = OpenTableUri(a.table, {});
+  auto table = OpenTableUri(a.table, a.table_options);
   if (!table.ok()) return ReportError(table.status());
   std::ofstream out(a.out, std::ios::app);
   for (int b = 0; b < a.commits; ++b) {
@@ -127,6 +132,7 @@ void RegisterDemoWorkers(CLI::App& app, int* exit_code) {
   writer->add_option("--commits", w->commits);
   writer->add_option("--rows", w->rows);
   writer->add_option("--out", w->out)->required();
+  AddTableOptions(writer, &w->table_options);
   writer->callback([w, exit_code] { *exit_code = RunWriter(*w); });
 
   auto c = std::make_shared<WriterArgs>();

@@ -90,6 +90,12 @@ TEST(ExampleConfigTest, ShowsTheCodeDefaults) {
   EXPECT_EQ(p.first_retry_ms, q.first_retry_ms);
   EXPECT_EQ(p.max_retry_ms, q.max_retry_ms);
   EXPECT_EQ(p.min_credentials_validity_ms, q.min_credentials_validity_ms);
+  const AppendsConfig& e = example->appends;
+  const AppendsConfig& f = empty->appends;
+  EXPECT_EQ(e.max_batch_appends, f.max_batch_appends);
+  EXPECT_EQ(e.max_batch_bytes, f.max_batch_bytes);
+  EXPECT_EQ(e.max_batch_wait_ms, f.max_batch_wait_ms);
+  EXPECT_EQ(e.max_queued_appends, f.max_queued_appends);
 }
 
 class LoadServiceConfigTest : public ::testing::Test {

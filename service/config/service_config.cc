@@ -1,5 +1,6 @@
 #include "service/config/service_config.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -206,6 +207,22 @@ Status ReadPublish(TomlSection& section, PublishConfig& out) {
   return section.Finish();
 }
 
+Status ReadAppends(TomlSection& section, int64_t max_commit_bytes, AppendsConfig& out) {
+  DC_RETURN_IF_ERROR(section.GetInt("max_batch_appends", int64_t{1}, int64_t{100'000},
+                                    out.max_batch_appends));
+  DC_RETURN_IF_ERROR(section.GetInt("max_batch_bytes", int64_t{1} << 10, int64_t{1} << 30,
+                                    out.max_batch_bytes));
+  if (out.max_batch_bytes > max_commit_bytes) {
+    return section.Error("max_batch_bytes", "is more than [commits] max_commit_bytes (" +
+                                                std::to_string(max_commit_bytes) + ")");
+  }
+  DC_RETURN_IF_ERROR(section.GetInt("max_batch_wait_ms", int64_t{0}, int64_t{10'000},
+                                    out.max_batch_wait_ms));
+  DC_RETURN_IF_ERROR(section.GetInt("max_queued_appends", int64_t{1}, int64_t{1'000'000},
+                                    out.max_queued_appends));
+  return section.Finish();
+}
+
 // Reads the optional table `name` of `root` with `read`.
 template <typename Read>
 Status ReadOptionalTable(TomlSection& root, std::string_view name, Read read) {
@@ -247,6 +264,12 @@ StatusOr<ServiceConfig> ParseServiceConfig(std::string_view text,
   }));
   DC_RETURN_IF_ERROR(ReadOptionalTable(root, "publish", [&](TomlSection& s) {
     return ReadPublish(s, config.publish);
+  }));
+  // The default batch fits a smaller max_commit_bytes.
+  config.appends.max_batch_bytes =
+      std::min(config.appends.max_batch_bytes, config.commits.max_commit_bytes);
+  DC_RETURN_IF_ERROR(ReadOptionalTable(root, "appends", [&](TomlSection& s) {
+    return ReadAppends(s, config.commits.max_commit_bytes, config.appends);
   }));
   DC_RETURN_IF_ERROR(root.Finish());
   return config;

@@ -127,6 +127,19 @@ struct PublishConfig {
   int64_t min_credentials_validity_ms = 5'000;
 };
 
+// [appends]: server-assigned versions and group commit for blind appends
+// (docs/protocols/group-commit.md).
+struct AppendsConfig {
+  // Most appends merged into one version (1: every append its own version,
+  // no group commit) and most bytes of their actions.
+  int64_t max_batch_appends = 1'000;
+  int64_t max_batch_bytes = int64_t{8} << 20;
+  // How long a batch leader waits for more appends (0: merges only what is
+  // queued already, adding no latency).
+  int64_t max_batch_wait_ms = 0;
+  int64_t max_queued_appends = 1'024;  // per table; more: 503
+};
+
 struct ServiceConfig {
   std::string source;  // the file (or name) it was read from
   ServerConfig server;
@@ -136,6 +149,7 @@ struct ServiceConfig {
   std::vector<TokenConfig> tokens;
   CommitsConfig commits;
   PublishConfig publish;
+  AppendsConfig appends;
 };
 
 // Reads and checks a config file. kNotFound / kPermissionDenied if it cannot

@@ -89,6 +89,28 @@ min_credentials_validity_ms = 0
             "test.toml:2:15: commits.max_actions: is 0; it must be between 1 and 100000000");
 }
 
+TEST(ServiceConfigTest, ReadsAppendSettings) {
+  ServiceConfig config = Parsed(R"(
+[appends]
+max_batch_appends = 1
+max_batch_bytes = 65536
+max_batch_wait_ms = 5
+max_queued_appends = 10
+)");
+  EXPECT_EQ(config.appends.max_batch_appends, 1);
+  EXPECT_EQ(config.appends.max_batch_bytes, 65536);
+  EXPECT_EQ(config.appends.max_batch_wait_ms, 5);
+  EXPECT_EQ(config.appends.max_queued_appends, 10);
+  // The default batch shrinks to a smaller commit limit; a larger one given
+  // is refused.
+  EXPECT_EQ(Parsed("[commits]\nmax_commit_bytes = 4096\n").appends.max_batch_bytes, 4096);
+  EXPECT_EQ(Error("[commits]\nmax_commit_bytes = 4096\n[appends]\nmax_batch_bytes = 8192\n"),
+            "test.toml:4:19: appends.max_batch_bytes: is more than [commits] max_commit_bytes "
+            "(4096)");
+  EXPECT_EQ(Error("[appends]\nmax_batch_appends = 0\n"),
+            "test.toml:2:21: appends.max_batch_appends: is 0; it must be between 1 and 100000");
+}
+
 TEST(ServiceConfigTest, ReadsServerSettings) {
   ServiceConfig config = Parsed(R"(
 [server]
