@@ -7,6 +7,9 @@
 //   c. the same committers straight to S3 (If-None-Match)   -> ratio (b)
 //   d. service, every committer on one hot table
 //   e. straight to S3, one hot table                        -> ratio (b)
+//   f. service appends (server-assigned versions, group commit), hot table
+//   g. the same on a second service with max_batch_appends = 1 (no group
+//      commit)                                              -> ratios (c)
 // then every idle connection must still be open and answer. After each phase
 // each table's log is checked (versions contiguous, every acknowledged commit
 // exactly once, at its version) and deleted. Exit 1 on any refusal, error or
@@ -42,7 +45,7 @@ struct Options {
   int workers = 0;  // 0: committers + 16
   std::string log_level = "info";
   std::string state_path = "state.sqlite";
-  std::string phases = "abcde";
+  std::string phases = "abcdefg";
   bool keep = false;
 };
 
@@ -92,10 +95,12 @@ constexpr char kUsage[] =
     "usage: service_load_bench [--committers N (40)] [--tables T (N/10)]\n"
     "         [--idle M (200)] [--seconds S per phase (5)] [--workers W "
     "(N+16)]\n"
-    "         [--phases abcde] [--state-path FILE] [--log-level L (info)] "
+    "         [--phases abcdefg] [--state-path FILE] [--log-level L (info)] "
     "[--keep]\n"
     "phases: a service, b service with the idle connections, c direct to S3,\n"
-    "        d service on one hot table, e direct to S3 on one hot table\n"
+    "        d service on one hot table, e direct to S3 on one hot table,\n"
+    "        f service appends on one hot table, g the same without group "
+    "commit\n"
     "needs the test servers' environment: source /tmp/servers.env or\n"
     "eval \"$(scripts/test-servers up)\"\n";
 
@@ -124,24 +129,46 @@ bool ReportIdle(const char* when, int wanted, const ConnectionTally& tally) {
   return tally.ok == wanted;
 }
 
+// Phase g: appends to a second service whose batches hold one append.
+void RunWithoutGroupCommit(const Options& o, PhaseRunner& runner,
+                           std::map<char, PhaseSummary>& p) {
+  ServeSettings settings = runner.settings;
+  settings.extra = "[appends]\nmax_batch_appends = 1\n";
+  settings.state_path = "state-g.sqlite";
+  auto serve = testing::ServeProcess::Start(ServeConfig(settings), o.log_level);
+  if (!serve.ok()) {
+    std::printf("!!!!! cannot start the second deltacommit serve: %s\n",
+                serve.status().ToString().c_str());
+    runner.ok = false;
+    return;
+  }
+  const ServiceTarget first = runner.target;
+  runner.target.commits_url = (*serve)->Url("/v1/commits");
+  p['g'] = runner.Run("service appends, no group commit, hot table", "g", 1, Method::kAppend);
+  runner.target = first;
+  runner.ok = (*serve)->Terminate() == 0 && runner.ok;
+}
+
 // Runs the phases --phases names, in order; the idle connections are opened
 // after phase a and held to the end, when each must still answer.
 std::map<char, PhaseSummary> RunPhases(const Options& o, PhaseRunner& runner,
                                        IdleConnections& connections,
                                        uint16_t port, bool& idle_ok) {
   std::map<char, PhaseSummary> p;
-  auto run = [&](char phase, const std::string& name, int tables, bool direct) {
+  auto run = [&](char phase, const std::string& name, int tables, Method method) {
     if (o.phases.find(phase) == std::string::npos) return;
-    p[phase] = runner.Run(name, std::string(1, phase), tables, direct);
+    p[phase] = runner.Run(name, std::string(1, phase), tables, method);
   };
   const std::string idle = "+" + std::to_string(o.idle) + " idle";
-  run('a', "service, no idle", o.tables, false);
+  run('a', "service, no idle", o.tables, Method::kService);
   idle_ok =
       ReportIdle("opened", o.idle, connections.Open(port, o.idle, "/healthz"));
-  run('b', "service, " + idle, o.tables, false);
-  run('c', "direct to S3", o.tables, true);
-  run('d', "service, hot table, " + idle, 1, false);
-  run('e', "direct to S3, hot table", 1, true);
+  run('b', "service, " + idle, o.tables, Method::kService);
+  run('c', "direct to S3", o.tables, Method::kDirect);
+  run('d', "service, hot table, " + idle, 1, Method::kService);
+  run('e', "direct to S3, hot table", 1, Method::kDirect);
+  run('f', "service appends, hot table, " + idle, 1, Method::kAppend);
+  if (o.phases.find('g') != std::string::npos) RunWithoutGroupCommit(o, runner, p);
   idle_ok =
       ReportIdle("after the run", o.idle, connections.Check("/healthz")) &&
       idle_ok;
@@ -159,6 +186,9 @@ void PrintRatios(const Options& o, const std::map<char, PhaseSummary>& p) {
   ratio("(b) service / direct to S3, " + tables, 'b', 'c');
   ratio("(b) service / direct to S3, hot table", 'd', 'e');
   ratio("    service, hot table / " + tables, 'd', 'b');
+  ratio("(c) appends / versioned commits through the service, hot table", 'f', 'd');
+  ratio("(c) appends / direct to S3 (client retries), hot table", 'f', 'e');
+  ratio("(c) appends with group commit / without, hot table", 'f', 'g');
 }
 
 int Main(int argc, char** argv) {
@@ -183,7 +213,8 @@ int Main(int argc, char** argv) {
       .state_path = o.state_path,
       .table_prefix = "s3://" + Env("DELTACOMMIT_TEST_BUCKET") +
                       "/bench/service-load-" + NewUuid(),
-      .token_sha256 = service::HashToken(token)};
+      .token_sha256 = service::HashToken(token),
+      .extra = {}};
   auto serve = testing::ServeProcess::Start(ServeConfig(settings), o.log_level);
   if (!serve.ok()) {
     std::fprintf(stderr, "cannot start deltacommit serve: %s\n",
@@ -205,6 +236,7 @@ int Main(int argc, char** argv) {
       Env("AWS_SECRET_ACCESS_KEY"),
       aws::internal::FormatUtc(SystemClock().NowMillis() + 3'600'000)};
   runner.cpu = &cpu;
+  runner.settings = settings;
   IdleConnections connections;
   bool idle_ok = true;
   const auto phases =

@@ -24,20 +24,26 @@ aws::HttpOptions ServiceHttpOptions() {
 
 class ServiceCommitMethod : public CommitMethod {
  public:
-  ServiceCommitMethod(const ServiceTarget& target, std::string table)
+  ServiceCommitMethod(const ServiceTarget& target, std::string table, bool append)
       : target_(target),
         table_(std::move(table)),
+        append_(append),
         http_(aws::NewCurlHttpClient(ServiceHttpOptions())) {}
 
   Attempt Try(Version version, const std::string& content) override {
-    const nlohmann::json body = {
+    nlohmann::json body = {
         {"table", table_},
-        {"version", version},
         {"actions", content},
         {"credentials",
          {{"access_key_id", target_.access_key_id},
           {"secret_access_key", target_.secret_access_key},
           {"expiration", target_.expiration}}}};
+    if (append_) {
+      body["append"] = true;
+      body["read_version"] = 0;  // the bench's tables never change metadata
+    } else {
+      body["version"] = version;
+    }
     aws::HttpRequest request;
     request.method = "POST";
     request.url = target_.commits_url;
@@ -60,6 +66,7 @@ class ServiceCommitMethod : public CommitMethod {
       attempt.kind = Attempt::Kind::kCommitted;
       attempt.unpublished =
           !(reply.is_object() && reply.value("published", false));
+      if (append_ && reply.is_object()) attempt.version = reply.value("version", Version{-1});
       return attempt;
     }
     const nlohmann::json error = reply.is_object() && reply.contains("error")
@@ -80,6 +87,7 @@ class ServiceCommitMethod : public CommitMethod {
  private:
   const ServiceTarget& target_;
   const std::string table_;
+  const bool append_;
   std::unique_ptr<aws::HttpClient> http_;
 };
 
@@ -162,7 +170,12 @@ class FailingCommitMethod : public CommitMethod {
 
 std::unique_ptr<CommitMethod> NewServiceCommitMethod(
     const ServiceTarget& target, const std::string& table) {
-  return std::make_unique<ServiceCommitMethod>(target, table);
+  return std::make_unique<ServiceCommitMethod>(target, table, false);
+}
+
+std::unique_ptr<CommitMethod> NewServiceAppendMethod(
+    const ServiceTarget& target, const std::string& table) {
+  return std::make_unique<ServiceCommitMethod>(target, table, true);
 }
 
 std::unique_ptr<CommitMethod> NewDirectCommitMethod(const std::string& table) {

@@ -1,6 +1,8 @@
-// The two CommitMethods the bench compares for the same committers:
+// The CommitMethods the bench compares for the same committers:
 //  - through the commit service: POST /v1/commits in service mode (the
 //    actions inline), rebasing on 409 from the latest_version it answers;
+//  - through the commit service as appends: no version sent, the one the
+//    service assigned taken from the answer (never a 409);
 //  - straight to S3: the s3-conditional log store (PUT _delta_log/<v>.json
 //    with If-None-Match: *), rebasing on a taken version by listing the log
 //    after it, as a Delta writer does.
@@ -26,6 +28,11 @@ struct ServiceTarget {
 };
 
 std::unique_ptr<CommitMethod> NewServiceCommitMethod(
+    const ServiceTarget& target, const std::string& table);
+
+// Blind appends through the service ("append": true, read_version 0): the
+// service assigns the version, merging concurrent appends (group commit).
+std::unique_ptr<CommitMethod> NewServiceAppendMethod(
     const ServiceTarget& target, const std::string& table);
 
 // With the environment's endpoint and keys. When the table cannot be opened

@@ -34,6 +34,7 @@ bool CommitOne(CommitMethod& path, int64_t seq, Version& next,
     ++result.attempts;
     Attempt attempt = path.Try(next, content);
     if (attempt.kind == Attempt::Kind::kCommitted) {
+      if (attempt.version >= 0) next = attempt.version;  // assigned
       result.commits.emplace_back(seq, next);
       result.latencies_ms.push_back(Ms(SteadyClock::now() - start));
       if (attempt.unpublished) ++result.unpublished;

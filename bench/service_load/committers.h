@@ -28,6 +28,7 @@ struct Attempt {
   enum class Kind { kCommitted, kConflict, kError };
   Kind kind = Kind::kError;
   Version latest = -1;  // kConflict: the latest version; retry at latest + 1
+  Version version = -1;  // kCommitted: the version the service assigned (appends)
   bool unpublished = false;  // kCommitted: the service answered published=false
   std::string
       error;  // kError: "503 unavailable", "transport UnknownOutcome", ...

@@ -75,7 +75,8 @@ void WarmUpConditionalProbe(const std::string& table) {
 }  // namespace
 
 PhaseSummary PhaseRunner::Run(const std::string& name, const std::string& id,
-                              int table_count, bool direct) {
+                              int table_count, Method method) {
+  const bool direct = method == Method::kDirect;
   StatusOr<std::vector<std::string>> created =
       CreateTables(prefix, id, table_count);
   if (!created.ok()) {
@@ -92,8 +93,12 @@ PhaseSummary PhaseRunner::Run(const std::string& name, const std::string& id,
     assignment.push_back(tables[static_cast<size_t>(i % table_count)]);
   }
   CommitMethodFactory factory = [&](const std::string& table) {
-    return direct ? NewDirectCommitMethod(table)
-                  : NewServiceCommitMethod(target, table);
+    switch (method) {
+      case Method::kDirect: return NewDirectCommitMethod(table);
+      case Method::kAppend: return NewServiceAppendMethod(target, table);
+      case Method::kService: break;
+    }
+    return NewServiceCommitMethod(target, table);
   };
   if (direct) WarmUpConditionalProbe(tables.front());
   const auto duration =

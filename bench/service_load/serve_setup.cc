@@ -41,7 +41,8 @@ std::string ServeConfig(const ServeSettings& s) {
     << "\nenforces_if_none_match = true\n"
     << "[[token]]\nname = \"bench\"\nsha256 = \"" << s.token_sha256
     << "\"\ntables = [\"" << s.table_prefix
-    << "\"]\nactions = [\"commit\", \"read\"]\n";
+    << "\"]\nactions = [\"commit\", \"read\"]\n"
+    << s.extra;
   return c.str();
 }
 

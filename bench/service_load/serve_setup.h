@@ -18,6 +18,7 @@ struct ServeSettings {
       state_path;  // the SQLite file; relative: in the service's directory
   std::string table_prefix;  // the token may commit under it
   std::string token_sha256;
+  std::string extra;  // more sections, e.g. "[appends]\nmax_batch_appends = 1\n"
 };
 
 // A [server] section sized for the load (port 0, workers and

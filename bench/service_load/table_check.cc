@@ -14,9 +14,10 @@ namespace {
 
 constexpr std::string_view kStagedDir = "_delta_log/_staged_commits/";
 
-// The bench commit a version holds: (committer, seq), or why it is not one.
+// The bench commits a version holds: (committer, seq) each (several when
+// the service merged appends), or why it holds none.
 struct Found {
-  std::optional<std::pair<int, int64_t>> commit;
+  std::vector<std::pair<int, int64_t>> commits;
   std::string problem;
 };
 
@@ -24,27 +25,23 @@ Found Identify(ActionParser& parser, Version version,
                const StatusOr<std::string>& content) {
   const std::string where = "version " + std::to_string(version);
   if (!content.ok())
-    return {std::nullopt,
-            where + " cannot be read: " + content.status().ToString()};
+    return {{}, where + " cannot be read: " + content.status().ToString()};
   StatusOr<std::vector<Action>> actions = parser.ParseCommit(*content);
   if (!actions.ok())
-    return {std::nullopt,
-            where + " is malformed: " + actions.status().message()};
-  std::optional<std::pair<int, int64_t>> commit;
-  int adds = 0;
+    return {{}, where + " is malformed: " + actions.status().message()};
+  Found found;
   for (const Action& action : *actions) {
     const auto* add = std::get_if<AddFile>(&action);
     if (add == nullptr) continue;
-    ++adds;
     int id = 0;
     int64_t seq = 0;
-    if (ParseAddPath(add->path, id, seq)) commit.emplace(id, seq);
+    if (!ParseAddPath(add->path, id, seq)) {
+      return {{}, where + " adds " + add->path + ", not a bench file"};
+    }
+    found.commits.emplace_back(id, seq);
   }
-  if (adds != 1 || !commit) {
-    return {std::nullopt, where + " is not one bench commit (" +
-                              std::to_string(adds) + " adds)"};
-  }
-  return {commit, ""};
+  if (found.commits.empty()) found.problem = where + " adds no bench file";
+  return found;
 }
 
 std::string Name(const std::pair<int, int64_t>& commit) {
@@ -65,7 +62,7 @@ std::vector<Found> ReadCommits(const std::string& table, Version latest,
       for (Version v = next++; v <= latest; v = next++) {
         found[static_cast<size_t>(v)] =
             store.ok() ? Identify(parser, v, store->store->Get(CommitPath(v)))
-                       : Found{std::nullopt, store.status().ToString()};
+                       : Found{{}, store.status().ToString()};
       }
     });
   }
@@ -73,31 +70,33 @@ std::vector<Found> ReadCommits(const std::string& table, Version latest,
   return found;
 }
 
+// Checks one bench commit found at `version` against what was acknowledged.
+void CheckFound(const std::pair<int, int64_t>& commit, Version version,
+                const Acknowledged& acknowledged, int64_t abandoned,
+                std::map<std::pair<int, int64_t>, Version>& seen, TableCheck& check) {
+  if (auto [it, inserted] = seen.emplace(commit, version); !inserted) {
+    check.problems.push_back(Name(commit) + " is in the log twice: versions " +
+                             std::to_string(it->second) + " and " + std::to_string(version));
+  }
+  auto told = acknowledged.find(commit);
+  if (told == acknowledged.end() && abandoned == 0) {
+    check.problems.push_back("version " + std::to_string(version) + " holds " + Name(commit) +
+                             ", which no committer was told had succeeded");
+  } else if (told != acknowledged.end() && told->second != version) {
+    check.problems.push_back(Name(commit) + " was acknowledged as version " +
+                             std::to_string(told->second) + " but is version " +
+                             std::to_string(version));
+  }
+}
+
 void CompareWithAcknowledged(const std::vector<Found>& found,
                              const Acknowledged& acknowledged,
                              int64_t abandoned, TableCheck& check) {
   std::map<std::pair<int, int64_t>, Version> seen;
   for (size_t v = 1; v < found.size(); ++v) {
-    const Version version = static_cast<Version>(v);
-    if (!found[v].commit) {
-      check.problems.push_back(found[v].problem);
-      continue;
-    }
-    const auto& commit = *found[v].commit;
-    if (auto [it, inserted] = seen.emplace(commit, version); !inserted) {
-      check.problems.push_back(
-          Name(commit) + " is in the log twice: versions " +
-          std::to_string(it->second) + " and " + std::to_string(version));
-    }
-    auto told = acknowledged.find(commit);
-    if (told == acknowledged.end() && abandoned == 0) {
-      check.problems.push_back("version " + std::to_string(version) +
-                               " holds " + Name(commit) +
-                               ", which no committer was told had succeeded");
-    } else if (told != acknowledged.end() && told->second != version) {
-      check.problems.push_back(Name(commit) + " was acknowledged as version " +
-                               std::to_string(told->second) +
-                               " but is version " + std::to_string(version));
+    if (found[v].commits.empty()) check.problems.push_back(found[v].problem);
+    for (const auto& commit : found[v].commits) {
+      CheckFound(commit, static_cast<Version>(v), acknowledged, abandoned, seen, check);
     }
   }
   for (const auto& [commit, version] : acknowledged) {
