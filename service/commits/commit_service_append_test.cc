@@ -9,7 +9,6 @@
 #include <thread>
 
 #include "deltacommit/action_json.h"
-#include "deltacommit/table_features.h"
 #include "service/commits/commit_service_fixture.h"
 #include "testing/recording_step_hooks.h"
 
@@ -18,24 +17,14 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::string AddLine(const std::string& path) {
-  return R"({"add":{"path":")" + path +
-         R"(","partitionValues":{},"size":1,"modificationTime":1,"dataChange":true}})" "\n";
-}
+std::string AddLine(const std::string& path) { return testing::AppendActions(path); }
 
 std::string TxnLine(const std::string& app, int64_t version) {
   return R"({"txn":{"appId":")" + app + R"(","version":)" + std::to_string(version) + "}}\n";
 }
 
 std::string CreateActions(bool in_commit_timestamps) {
-  Metadata m;
-  m.id = NewUuid();
-  m.schema_string = R"({"type":"struct","fields":[]})";
-  if (in_commit_timestamps) m.configuration["delta.enableInCommitTimestamps"] = "true";
-  CommitInfo info;
-  info.timestamp = 1'700'000'000'000;
-  if (in_commit_timestamps) info.in_commit_timestamp = info.timestamp;
-  return ActionsToCommit({info, ProtocolForNewTable(m).value(), m});
+  return testing::CreateTableActions(in_commit_timestamps);
 }
 
 class AppendTest : public CommitServiceTest {
@@ -46,10 +35,7 @@ class AppendTest : public CommitServiceTest {
     ASSERT_TRUE(CommitInline(0, CreateActions(in_commit_timestamps)).ok());
   }
   CommitReply Append(const std::string& actions, Version read_version = 0) {
-    CommitRequest request = testing::ServiceCommit(Access(), -1, actions);
-    request.append = true;
-    request.read_version = read_version;
-    return service().Commit(request);
+    return service().Commit(testing::AppendCommit(Access(), read_version, actions));
   }
   std::vector<Action> ActionsOf(Version version) {
     ActionParser parser;

@@ -2,7 +2,42 @@
 
 #include <utility>
 
+#include "deltacommit/action_json.h"
+#include "deltacommit/log_path.h"
+#include "deltacommit/table_features.h"
+
 namespace deltacommit::service::testing {
+
+std::string CreateTableActions(bool in_commit_timestamps) {
+  Metadata m;
+  m.id = NewUuid();
+  m.schema_string = R"({"type":"struct","fields":[]})";
+  if (in_commit_timestamps) m.configuration["delta.enableInCommitTimestamps"] = "true";
+  CommitInfo info;
+  info.timestamp = 1'700'000'000'000;
+  if (in_commit_timestamps) info.in_commit_timestamp = info.timestamp;
+  return ActionsToCommit({info, ProtocolForNewTable(m).value(), m});
+}
+
+std::string AppendActions(std::string_view path, std::string_view app, int64_t txn_version) {
+  std::string out = R"({"add":{"path":")" + std::string(path) +
+                    R"(","partitionValues":{},"size":1,"modificationTime":1,"dataChange":true}})"
+                    "\n";
+  if (!app.empty()) {
+    out += R"({"txn":{"appId":")" + std::string(app) + R"(","version":)" +
+           std::to_string(txn_version) + "}}\n";
+  }
+  return out;
+}
+
+CommitRequest AppendCommit(const TableAccess& access, Version read_version, std::string actions) {
+  CommitRequest r;
+  r.access = access;
+  r.append = true;
+  r.read_version = read_version;
+  r.actions = std::move(actions);
+  return r;
+}
 
 std::string CommitActions(std::string_view tag, int64_t timestamp_ms) {
   const std::string ts = std::to_string(timestamp_ms);

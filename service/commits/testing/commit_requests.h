@@ -21,6 +21,15 @@ inline constexpr char kTestSessionToken[] = "TESTsessionTOKEN+value/zyxwvutsrq98
 // "part-<tag>.parquet" (so different tags give different content).
 std::string CommitActions(std::string_view tag, int64_t timestamp_ms = 1'700'000'000'000);
 
+// Version 0 of a table: commitInfo, protocol and metaData (no columns),
+// with in-commit timestamps on or off.
+std::string CreateTableActions(bool in_commit_timestamps = false);
+
+// A blind append: the add of "<path>" and, when `app` is not empty, the txn
+// (app, txn_version).
+std::string AppendActions(std::string_view path, std::string_view app = "",
+                          int64_t txn_version = 0);
+
 // Temporary credentials valid for an hour after `clock`'s now.
 aws::Credentials TestCredentials(Clock& clock, std::string secret = kTestSecret,
                                  std::string session_token = kTestSessionToken,
@@ -30,6 +39,8 @@ aws::Credentials TestCredentials(Clock& clock, std::string secret = kTestSecret,
 TableAccess TestAccess(const std::string& table, aws::Credentials credentials);
 
 CommitRequest ServiceCommit(const TableAccess& access, Version version, std::string actions);
+// An append (no version) of `actions` for files written at `read_version`.
+CommitRequest AppendCommit(const TableAccess& access, Version read_version, std::string actions);
 CommitRequest CoordinatedCommit(const TableAccess& access, Version version,
                                 std::string staged_file);
 
