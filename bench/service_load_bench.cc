@@ -146,7 +146,9 @@ void RunWithoutGroupCommit(const Options& o, PhaseRunner& runner,
   runner.target.commits_url = (*serve)->Url("/v1/commits");
   p['g'] = runner.Run("service appends, no group commit, hot table", "g", 1, Method::kAppend);
   runner.target = first;
-  runner.ok = (*serve)->Terminate() == 0 && runner.ok;
+  std::printf("\nthe second service (phase g):\n");
+  const int64_t rejected = ReportServiceSide(**serve);
+  runner.ok = (*serve)->Terminate() == 0 && rejected == 0 && runner.ok;
 }
 
 // Runs the phases --phases names, in order; the idle connections are opened

@@ -40,12 +40,24 @@ void AppendQueue::Lead(Table& t, std::unique_lock<std::mutex>& lock, const RunBa
   }
   const std::vector<QueuedAppend*> queued(t.queue.begin(), t.queue.end());
   lock.unlock();
-  run(queued);
+  Replies replies = run(std::vector<const QueuedAppend*>(queued.begin(), queued.end()));
   lock.lock();
-  std::erase_if(t.queue, [](QueuedAppend* q) {
-    if (!q->reply) ++q->batches;
-    return q->reply.has_value();
-  });
+  replies.resize(queued.size());
+  const bool fruitless = std::none_of(replies.begin(), replies.end(),
+                                      [](const auto& r) { return r.has_value(); });
+  for (size_t i = 0; i < queued.size(); ++i) {
+    QueuedAppend& q = *queued[i];
+    if (replies[i]) {
+      q.reply = std::move(replies[i]);
+    } else if (fruitless && ++q.fruitless >= options_.max_fruitless_batches) {
+      q.reply = CommitReply::Error(
+          CommitOutcome::kUnavailable,
+          "the append waited through " + std::to_string(q.fruitless) +
+              " batches that lost their version to another instance: retry it (its txn "
+              "recognises it if it landed)");
+    }
+  }
+  std::erase_if(t.queue, [](const QueuedAppend* q) { return q->reply.has_value(); });
   t.running = false;
   t.changed.notify_all();
 }

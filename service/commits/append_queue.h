@@ -4,11 +4,16 @@
 // Every request thread enqueues its append and waits. When no batch of its
 // table is running, a waiting thread becomes the leader: it takes the queued
 // appends (in arrival order) and runs one batch with them outside the
-// queue's lock; the batch answers some of them (merged, duplicate, refused,
-// failed) and leaves the rest queued for the next batch. A leader whose own
+// queue's lock; the batch decides about some of them (merged, duplicate,
+// refused, failed) and leaves the rest queued for the next batch. Its
+// replies are handed to the appends under the lock after the batch: an
+// append's thread may wake at any time, and leaves as soon as it sees its
+// reply, so nothing may touch the append after that. A leader whose own
 // append was answered returns; another waiting thread leads the next batch.
 // So no thread waits for batches after its own reply, and a table whose
-// appends keep coming never starves.
+// appends keep coming never starves. A batch that answers nothing (it lost
+// the version to another instance) counts against its appends: after
+// max_fruitless_batches of those an append is answered kUnavailable.
 //
 // Thread-safety: safe for concurrent use.
 #pragma once
@@ -30,12 +35,13 @@
 
 namespace deltacommit::service {
 
-// One append waiting for its batch.
+// One append waiting for its batch. Owned by its request's thread.
 struct QueuedAppend {
   const CommitRequest* request = nullptr;
   BlindAppend append;
-  std::optional<CommitReply> reply;  // set by the batch that answers it
-  int64_t batches = 0;  // batches it was in without being answered
+  // Set by the queue (under its lock) from the batch that answered it.
+  std::optional<CommitReply> reply;
+  int64_t fruitless = 0;  // batches it was in that answered nothing
 };
 
 struct AppendQueueOptions {
@@ -44,12 +50,15 @@ struct AppendQueueOptions {
   // fewer than `fill` are queued (0: take what is queued).
   std::chrono::milliseconds max_wait{0};
   int64_t fill = 1000;
+  int64_t max_fruitless_batches = 100;
 };
 
 class AppendQueue {
  public:
-  // Runs one batch: answers the appends it decides about (sets their reply).
-  using RunBatch = std::function<void(const std::vector<QueuedAppend*>& queued)>;
+  // Runs one batch over `queued` (read-only): returns one entry per append,
+  // its reply where the batch decided about it, else nullopt (next batch).
+  using Replies = std::vector<std::optional<CommitReply>>;
+  using RunBatch = std::function<Replies(const std::vector<const QueuedAppend*>& queued)>;
 
   explicit AppendQueue(AppendQueueOptions options = {}) : options_(options) {}
 

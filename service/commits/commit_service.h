@@ -63,9 +63,6 @@ struct AppendOptions {
   BatchLimits batch;  // max_appends 1: no group commit, one version each
   AppendQueueOptions queue;
   AppendTablesOptions tables;
-  // Batches an append may wait through unanswered before it is answered
-  // kUnavailable (a guard: each such batch lost a race to another instance).
-  int64_t max_batches = 100;
   std::string engine_info = "deltacommit-service/0.1.0";
 };
 
@@ -114,11 +111,12 @@ class CommitService {
   CommitReply CommitInline(const CommitRequest& request);
   // Appends (commit_service_append.cc).
   CommitReply CommitAppend(const CommitRequest& request);
-  void RunAppendBatch(const TableAccess& access, const std::vector<QueuedAppend*>& queued);
-  void DecideAppends(const TableAccess& access, ObjectStore& store,
-                     const std::vector<QueuedAppend*>& queued);
+  AppendQueue::Replies RunAppendBatch(const TableAccess& access,
+                                      const std::vector<const QueuedAppend*>& queued);
+  AppendQueue::Replies DecideAppends(const TableAccess& access, ObjectStore& store,
+                                     const std::vector<const QueuedAppend*>& queued);
   std::optional<Failure> FillAppTxns(const std::string& table,
-                                     const std::vector<QueuedAppend*>& queued,
+                                     const std::vector<const QueuedAppend*>& queued,
                                      AppendTableState* state);
   // Stages, ratifies and publishes `batch`; nullopt when another instance
   // took its version first (its appends wait for the next batch).

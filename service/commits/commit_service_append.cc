@@ -9,10 +9,9 @@
 namespace deltacommit::service {
 namespace {
 
-void AnswerAll(const std::vector<QueuedAppend*>& queued, const CommitReply& reply) {
-  for (QueuedAppend* q : queued) {
-    if (!q->reply) q->reply = reply;
-  }
+// The same reply for every append of the batch.
+AppendQueue::Replies AnswerAll(size_t count, const CommitReply& reply) {
+  return AppendQueue::Replies(count, reply);
 }
 
 CommitReply ReplyFor(const AppendResult& result) {
@@ -56,69 +55,64 @@ CommitReply CommitService::CommitAppend(const CommitRequest& request) {
   // The leader writes each batch with its own request's credentials and
   // endpoint: every merged request was authorised for this table.
   return append_queue_.Submit(QueueKey(request.access), item,
-                              [&](const std::vector<QueuedAppend*>& queued) {
-                                RunAppendBatch(request.access, queued);
+                              [&](const std::vector<const QueuedAppend*>& queued) {
+                                return RunAppendBatch(request.access, queued);
                               });
 }
 
-void CommitService::RunAppendBatch(const TableAccess& access,
-                                   const std::vector<QueuedAppend*>& queued) {
-  for (QueuedAppend* q : queued) {
-    if (q->batches >= options_.appends.max_batches) {
-      q->reply = CommitReply::Error(
-          CommitOutcome::kUnavailable,
-          "the append waited through " + std::to_string(q->batches) +
-              " batches of " + access.table + " without landing: retry it (its txn is kept)");
-    }
-  }
+AppendQueue::Replies CommitService::RunAppendBatch(
+    const TableAccess& access, const std::vector<const QueuedAppend*>& queued) {
   StatusOr<std::unique_ptr<ObjectStore>> store = stores_.Open(access);
-  if (!store.ok()) return AnswerAll(queued, service::ReplyFor(ObjectStoreFailure(store.status())));
+  if (!store.ok()) {
+    return AnswerAll(queued.size(), service::ReplyFor(ObjectStoreFailure(store.status())));
+  }
   std::lock_guard lock(locks_.For(access.table));
-  DecideAppends(access, **store, queued);
+  return DecideAppends(access, **store, queued);
 }
 
-void CommitService::DecideAppends(const TableAccess& access, ObjectStore& store,
-                                  const std::vector<QueuedAppend*>& queued) {
+AppendQueue::Replies CommitService::DecideAppends(
+    const TableAccess& access, ObjectStore& store,
+    const std::vector<const QueuedAppend*>& queued) {
   const PublishTarget target{&store, access.endpoint.enforces_if_none_match, false};
   if (StepResult failure = steps_.PublishPending(access.table, target)) {
-    return AnswerAll(queued, service::ReplyFor(*failure));
+    return AnswerAll(queued.size(), service::ReplyFor(*failure));
   }
   Version latest = -1;
   if (StepResult failure = steps_.FindLatest(access.table, store, &latest)) {
-    return AnswerAll(queued, service::ReplyFor(*failure));
+    return AnswerAll(queued.size(), service::ReplyFor(*failure));
   }
   StatusOr<AppendTableState> state = append_tables_.Load(access.table, latest, store);
   if (!state.ok()) {
     if (state.status().code() == StatusCode::kFailedPrecondition) {
-      return AnswerAll(queued, CommitReply::Error(
+      return AnswerAll(queued.size(), CommitReply::Error(
                                    CommitOutcome::kAppendUnavailable,
                                    "the service cannot assign versions for " + access.table +
                                        ": " + state.status().message() +
                                        "; commit with a version instead"));
     }
-    return AnswerAll(queued, service::ReplyFor(ObjectStoreFailure(state.status())));
+    return AnswerAll(queued.size(), service::ReplyFor(ObjectStoreFailure(state.status())));
   }
   if (StepResult failure = FillAppTxns(access.table, queued, &*state)) {
-    return AnswerAll(queued, service::ReplyFor(*failure));
+    return AnswerAll(queued.size(), service::ReplyFor(*failure));
   }
   std::vector<const BlindAppend*> requests;
-  for (QueuedAppend* q : queued) requests.push_back(&q->append);
+  for (const QueuedAppend* q : queued) requests.push_back(&q->append);
   AppendBatch batch = BuildAppendBatch(*state, requests, options_.appends.batch,
                                        clock_.NowMillis(), options_.appends.engine_info);
+  AppendQueue::Replies replies(queued.size());
   int64_t merged = 0;
   for (size_t i = 0; i < queued.size(); ++i) {
     const AppendResult& result = batch.results[i];
     if (result.outcome == AppendOutcome::kMerged) ++merged;
-    if (result.outcome != AppendOutcome::kMerged && result.outcome != AppendOutcome::kNextBatch &&
-        !queued[i]->reply) {
-      queued[i]->reply = ReplyFor(result);
+    if (result.outcome != AppendOutcome::kMerged && result.outcome != AppendOutcome::kNextBatch) {
+      replies[i] = ReplyFor(result);
     }
   }
-  if (merged == 0) return;
+  if (merged == 0) return replies;
   std::optional<CommitReply> reply = CommitBatch(access, store, batch);
   if (!reply) {
     append_tables_.Forget(access.table);  // another instance wrote the version
-    return;
+    return replies;
   }
   if (reply->ok()) {
     reply->merged = merged;
@@ -128,12 +122,13 @@ void CommitService::DecideAppends(const TableAccess& access, ObjectStore& store,
     append_tables_.Forget(access.table);
   }
   for (size_t i = 0; i < queued.size(); ++i) {
-    if (batch.results[i].outcome == AppendOutcome::kMerged) queued[i]->reply = *reply;
+    if (batch.results[i].outcome == AppendOutcome::kMerged) replies[i] = *reply;
   }
+  return replies;
 }
 
 std::optional<Failure> CommitService::FillAppTxns(const std::string& table,
-                                                  const std::vector<QueuedAppend*>& queued,
+                                                  const std::vector<const QueuedAppend*>& queued,
                                                   AppendTableState* state) {
   for (const QueuedAppend* q : queued) {
     for (const SetTransaction& txn : q->append.txns) {

@@ -126,6 +126,33 @@ TEST_F(AppendTest, ConcurrentAppendsAreMergedIntoFewerVersionsEachFileOnce) {
   EXPECT_EQ(CommitFiles().size(), versions.size() + 1);
 }
 
+// Without group commit each batch answers one append; a long queue drains
+// one by one, and nobody is refused for having waited.
+TEST_F(AppendTest, WithoutGroupCommitALongQueueDrainsOneVersionEach) {
+  Create();
+  CommitServiceOptions options;
+  options.appends.batch.max_appends = 1;
+  NewService(options);
+  constexpr int kWriters = 150;
+  std::vector<CommitReply> replies(kWriters);
+  std::vector<std::thread> writers;
+  for (int i = 0; i < kWriters; ++i) {
+    writers.emplace_back([&, i] {
+      replies[static_cast<size_t>(i)] =
+          Append(AddLine("f" + std::to_string(i)) + TxnLine("w" + std::to_string(i), 1));
+    });
+  }
+  for (std::thread& t : writers) t.join();
+  std::set<Version> versions;
+  for (const CommitReply& r : replies) {
+    ASSERT_TRUE(r.ok()) << r.message;
+    EXPECT_EQ(r.merged, 1);
+    versions.insert(r.version);
+  }
+  EXPECT_EQ(versions.size(), static_cast<size_t>(kWriters));
+  EXPECT_EQ(CommitFiles().size(), static_cast<size_t>(kWriters + 1));
+}
+
 TEST_F(AppendTest, AReplayedTxnIsADuplicateAnsweredWithItsVersion) {
   Create();
   const std::string append = AddLine("a.parquet") + TxnLine("app", 7);
