@@ -53,7 +53,14 @@ CommitMetrics::CommitMetrics(http::Metrics& metrics)
                         .Get()),
       scheduled_(metrics.AddGauge("deltacommit_publisher_scheduled_tables",
                                   "Tables the background publisher has work for.")
-                     .Get()) {}
+                     .Get()),
+      append_batches_(metrics.AddCounter("deltacommit_append_batches_total",
+                                         "Versions written by append batches.")
+                          .Get()),
+      appends_merged_(metrics.AddCounter("deltacommit_appends_merged_total",
+                                         "Appends in those versions (divided by the batches: "
+                                         "appends per version).")
+                          .Get()) {}
 
 void CommitMetrics::OnCommit(const service::CommitEvent& event) {
   const std::string mode(service::CommitModeName(event.mode));
@@ -74,6 +81,11 @@ void CommitMetrics::OnS3Error(std::string_view action, std::string_view code,
 void CommitMetrics::OnStateStoreError(std::string_view operation, StatusCode code) {
   state_errors_.WithLabels({LabelValue(operation), std::string(StatusCodeName(code))})
       .Increment();
+}
+
+void CommitMetrics::OnAppendBatch(int64_t merged) {
+  append_batches_.Increment();
+  appends_merged_.Increment(static_cast<uint64_t>(merged));
 }
 
 void CommitMetrics::OnPublish(const service::PublishEvent& event) {

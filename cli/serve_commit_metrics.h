@@ -36,6 +36,7 @@ class CommitMetrics : public service::CommitObserver {
   void OnS3Error(std::string_view action, std::string_view code, long http_status) override;
   void OnStateStoreError(std::string_view operation, StatusCode code) override;
   void OnPublish(const service::PublishEvent& event) override;
+  void OnAppendBatch(int64_t merged) override;
   void OnLogInconsistent(Version version) override;
 
   // Around each CommitService::Commit call.
@@ -54,6 +55,8 @@ class CommitMetrics : public service::CommitObserver {
   http::Metrics::Family<http::Counter>& publishes_;
   http::Counter& inconsistent_;
   http::Gauge& scheduled_;
+  http::Counter& append_batches_;
+  http::Counter& appends_merged_;
 };
 
 }  // namespace deltacommit::cli

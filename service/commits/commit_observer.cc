@@ -3,7 +3,12 @@
 namespace deltacommit::service {
 
 std::string_view CommitModeName(CommitMode mode) {
-  return mode == CommitMode::kCoordinated ? "coordinated" : "service";
+  switch (mode) {
+    case CommitMode::kCoordinated: return "coordinated";
+    case CommitMode::kAppend: return "append";
+    case CommitMode::kService: break;
+  }
+  return "service";
 }
 
 CommitObserver& NoCommitObserver() {

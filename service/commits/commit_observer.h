@@ -19,9 +19,9 @@
 
 namespace deltacommit::service {
 
-enum class CommitMode { kService, kCoordinated };
+enum class CommitMode { kService, kCoordinated, kAppend };
 
-// "service", "coordinated".
+// "service", "coordinated", "append".
 std::string_view CommitModeName(CommitMode mode);
 
 struct CommitEvent {
@@ -51,6 +51,9 @@ class CommitObserver {
   // A state store call that failed (`operation` is the StateStore method:
   // "Ratify", "Latest", ...). Ratify's conflicts are not errors.
   virtual void OnStateStoreError(std::string_view /*operation*/, StatusCode /*code*/) {}
+
+  // An append batch ratified as one version holding `merged` appends.
+  virtual void OnAppendBatch(int64_t /*merged*/) {}
 
   // A ratified commit copied to _delta_log/<version>.json.
   virtual void OnPublish(const PublishEvent& /*event*/) {}

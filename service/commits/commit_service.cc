@@ -26,12 +26,13 @@ CommitService::~CommitService() { publisher_.Stop(); }
 
 CommitReply CommitService::Commit(const CommitRequest& request) {
   const auto start = std::chrono::steady_clock::now();
-  const CommitMode mode =
-      request.staged_file.has_value() ? CommitMode::kCoordinated : CommitMode::kService;
+  const CommitMode mode = request.append                  ? CommitMode::kAppend
+                          : request.staged_file.has_value() ? CommitMode::kCoordinated
+                                                            : CommitMode::kService;
   CommitReply reply;
   if (std::optional<CommitReply> refused = CheckRequest(request)) {
     reply = std::move(*refused);
-  } else if (request.append) {
+  } else if (mode == CommitMode::kAppend) {
     reply = CommitAppend(request);
   } else {
     reply = mode == CommitMode::kService ? CommitInline(request) : CommitStaged(request);
@@ -39,9 +40,8 @@ CommitReply CommitService::Commit(const CommitRequest& request) {
   const auto latency = std::chrono::duration_cast<std::chrono::microseconds>(
       std::chrono::steady_clock::now() - start);
   observer_.OnCommit(CommitEvent{mode, reply.outcome, latency});
-  steps_.logger().debug("commit {} version {} ({}{}): {}{}", request.access.table,
-                        request.append ? reply.version : request.version,
-                        CommitModeName(mode), request.append ? ", append" : "",
+  steps_.logger().debug("commit {} version {} ({}): {}{}", request.access.table,
+                        request.append ? reply.version : request.version, CommitModeName(mode),
                         CommitOutcomeName(reply.outcome),
                         reply.ok() && !reply.published ? ", not yet published" : "");
   return reply;

@@ -116,6 +116,7 @@ AppendQueue::Replies CommitService::DecideAppends(
   }
   if (reply->ok()) {
     reply->merged = merged;
+    observer_.OnAppendBatch(merged);
     ApplyBatch(batch, &*state);
     append_tables_.Store(access.table, std::move(state).value());
   } else {

@@ -144,6 +144,12 @@ TEST_F(ServeAppendersTest, ManyProcessesAppendOnceEachWithoutRetriesInFewerVersi
 
   CliResult check = Cli({"check", table_});
   EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
+  // The service counts the same: every version after 0 a batch.
+  const std::string metrics = Send("GET", "/metrics", "", "").body;
+  EXPECT_THAT(metrics, ::testing::HasSubstr("deltacommit_append_batches_total " +
+                                            std::to_string(latest) + "\n"));
+  EXPECT_THAT(metrics, ::testing::HasSubstr("deltacommit_appends_merged_total " +
+                                            std::to_string(kWriters * kAppends) + "\n"));
 }
 
 // max_batch_appends = 1: no group commit, still no client retry. (Fewer
