@@ -21,10 +21,11 @@ CommitReply AppendQueue::Submit(const std::string& table, QueuedAppend& item,
   t.queue.push_back(&item);
   t.arrived.notify_one();
   while (!item.reply) {
-    if (t.running) {
-      t.changed.wait(lock);
-    } else {
+    // The oldest waiting append's thread leads: first come, first served.
+    if (!t.running && t.queue.front() == &item) {
       Lead(t, lock, run);
+    } else {
+      t.changed.wait(lock);
     }
   }
   if (--t.threads == 0) tables_.erase(table);

@@ -5,7 +5,8 @@
 // table is running, a waiting thread becomes the leader: it takes the queued
 // appends (in arrival order) and runs one batch with them outside the
 // queue's lock; the batch decides about some of them (merged, duplicate,
-// refused, failed) and leaves the rest queued for the next batch. Its
+// refused, failed) and leaves the rest queued for the next batch. The
+// leader is always the thread of the oldest append waiting. Its
 // replies are handed to the appends under the lock after the batch: an
 // append's thread may wake at any time, and leaves as soon as it sees its
 // reply, so nothing may touch the append after that. A leader whose own

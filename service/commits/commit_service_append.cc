@@ -37,6 +37,19 @@ CommitReply ReplyFor(const AppendResult& result) {
   return CommitReply::Error(CommitOutcome::kUnavailable, "internal: no reply for an append");
 }
 
+// A batch runs with its leader's credentials: when S3 refuses them, that is
+// the leader's answer alone; the others wait for a batch led by another.
+AppendQueue::Replies RefusalsToTheLeaderOnly(AppendQueue::Replies replies,
+                                             const std::vector<const QueuedAppend*>& queued,
+                                             const CommitRequest& leader) {
+  for (size_t i = 0; i < queued.size() && i < replies.size(); ++i) {
+    const bool refused = replies[i] && (replies[i]->outcome == CommitOutcome::kCredentialsRejected ||
+                                        replies[i]->outcome == CommitOutcome::kCredentialsInvalid);
+    if (refused && queued[i]->request != &leader) replies[i].reset();
+  }
+  return replies;
+}
+
 // Appends of one table with different endpoints go in different batches:
 // each batch is written through one endpoint.
 std::string QueueKey(const TableAccess& access) {
@@ -53,10 +66,12 @@ CommitReply CommitService::CommitAppend(const CommitRequest& request) {
   if (!append.ok()) return CommitReply::Error(CommitOutcome::kBadRequest, append.status().message());
   QueuedAppend item{&request, std::move(append).value(), std::nullopt, 0};
   // The leader writes each batch with its own request's credentials and
-  // endpoint: every merged request was authorised for this table.
+  // endpoint: every merged request was authorised for this table (by its
+  // token); the others' credentials are not used for it.
   return append_queue_.Submit(QueueKey(request.access), item,
                               [&](const std::vector<const QueuedAppend*>& queued) {
-                                return RunAppendBatch(request.access, queued);
+                                return RefusalsToTheLeaderOnly(
+                                    RunAppendBatch(request.access, queued), queued, request);
                               });
 }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <functional>
 #include <set>
 #include <thread>
 
@@ -151,6 +152,52 @@ TEST_F(AppendTest, WithoutGroupCommitALongQueueDrainsOneVersionEach) {
   }
   EXPECT_EQ(versions.size(), static_cast<size_t>(kWriters));
   EXPECT_EQ(CommitFiles().size(), static_cast<size_t>(kWriters + 1));
+}
+
+// S3 refusing a batch leader's credentials answers that leader only: an
+// append with good credentials queued behind it still lands. Which waiting
+// thread leads the next batch is the scheduler's choice, so both arrival
+// orders are run; in at least one the bad writer leads (and is refused).
+TEST_F(AppendTest, ABadLeadersRefusedCredentialsDoNotFailTheOthers) {
+  Create();
+  std::atomic<bool> hold{false}, holding{false};
+  hooks_.SetCallback([&](std::string_view step) {
+    if (step == "service/append-after-stage" && hold.exchange(false)) {
+      holding = true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return OkStatus();
+  });
+  CommitServiceOptions options;
+  options.hooks = &hooks_;
+  NewService(options);
+  int refused = 0;
+  for (const bool bad_first : {true, false}) {
+    hold = true;
+    holding = false;
+    const std::string round = bad_first ? "1" : "2";
+    std::thread first([&] { EXPECT_TRUE(Append(AddLine("first" + round)).ok()); });
+    while (!holding) std::this_thread::yield();
+    CommitReply bad, good;
+    std::function<void()> send_bad = [&] {
+      bad = service().Commit(testing::AppendCommit(
+          Access("WRONGsecret"), 0, AddLine("bad" + round) + TxnLine("bad" + round, 1)));
+    };
+    std::function<void()> send_good = [&] { good = Append(AddLine("good" + round) + TxnLine("good" + round, 1)); };
+    std::thread a(bad_first ? send_bad : send_good);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::thread b(bad_first ? send_good : send_bad);
+    first.join();
+    a.join();
+    b.join();
+    ASSERT_TRUE(good.ok()) << CommitOutcomeName(good.outcome) << ": " << good.message;
+    // Refused when it led; else merged into the good writer's batch, which
+    // its token allowed.
+    ASSERT_TRUE(bad.ok() || bad.outcome == CommitOutcome::kCredentialsRejected)
+        << CommitOutcomeName(bad.outcome) << ": " << bad.message;
+    refused += bad.ok() ? 0 : 1;
+  }
+  EXPECT_GE(refused, 1) << "the bad writer never led a batch: the test tested nothing";
 }
 
 TEST_F(AppendTest, AReplayedTxnIsADuplicateAnsweredWithItsVersion) {
