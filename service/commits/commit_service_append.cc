@@ -88,12 +88,15 @@ AppendQueue::Replies CommitService::RunAppendBatch(
 AppendQueue::Replies CommitService::DecideAppends(
     const TableAccess& access, ObjectStore& store,
     const std::vector<const QueuedAppend*>& queued) {
-  const PublishTarget target{&store, access.endpoint.enforces_if_none_match, false};
-  if (StepResult failure = steps_.PublishPending(access.table, target)) {
-    return AnswerAll(queued.size(), service::ReplyFor(*failure));
-  }
+  // The latest version first, then publish: another instance may ratify a
+  // version at any time, and every version up to `latest` must be a
+  // <v>.json before the log is read.
   Version latest = -1;
   if (StepResult failure = steps_.FindLatest(access.table, store, &latest)) {
+    return AnswerAll(queued.size(), service::ReplyFor(*failure));
+  }
+  const PublishTarget target{&store, access.endpoint.enforces_if_none_match, false};
+  if (StepResult failure = steps_.PublishPending(access.table, target)) {
     return AnswerAll(queued.size(), service::ReplyFor(*failure));
   }
   StatusOr<AppendTableState> state = append_tables_.Load(access.table, latest, store);
