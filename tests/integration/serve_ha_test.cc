@@ -7,8 +7,12 @@
 // versions contiguous, nothing left unpublished, and the survivor serving.
 #include <atomic>
 #include <chrono>
+#include <map>
+#include <mutex>
 #include <set>
 #include <thread>
+
+#include "deltacommit/action_json.h"
 
 #include "serve_api_fixture.h"
 
@@ -93,6 +97,41 @@ class ServeHaTest : public ServeApiTest {
     return -1;
   }
 
+  // Appends `path` (txn writer/seq) through `preferred` while it answers,
+  // else the same append to the other instance. Its version, or -1.
+  Version AppendWithFailover(const std::string& path, int writer, int seq, int preferred) {
+    json body = Commit(0, "{\"add\":{\"path\":\"" + path +
+                              "\",\"partitionValues\":{},\"size\":1,\"modificationTime\":1,"
+                              "\"dataChange\":true}}\n{\"txn\":{\"appId\":\"w" +
+                              std::to_string(writer) + "\",\"version\":" + std::to_string(seq) +
+                              "}}\n");
+    body.erase("version");
+    body["append"] = true;
+    body["read_version"] = 0;
+    int instance = preferred;
+    for (int attempt = 0; attempt < 100; ++attempt) {
+      if (instance == 0 && a_killed_) instance = 1;
+      StatusOr<aws::HttpResponse> answer = PostTo(instance == 0 ? *a_ : *b_, body);
+      if (!answer.ok()) {
+        if (instance == 1) {
+          ADD_FAILURE() << "the survivor did not answer: " << answer.status().ToString();
+          return -1;
+        }
+        ++unanswered_on_a_;
+        instance = 1;  // the same append again, to the survivor
+        continue;
+      }
+      if (answer->status == 200) return json::parse(answer->body)["version"].get<Version>();
+      if (answer->status != 503) {
+        ADD_FAILURE() << "status " << answer->status << ": " << answer->body;
+        return -1;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    ADD_FAILURE() << "no version after 100 attempts";
+    return -1;
+  }
+
   static std::string Tag(int writer, int commit) {
     return "w" + std::to_string(writer) + "-" + std::to_string(commit);
   }
@@ -154,6 +193,64 @@ TEST_F(ServeHaTest, OneOfTwoInstancesKilledMidRunLosesNoCommitAndDoublesNone) {
   ASSERT_TRUE(next.ok()) << next.status().ToString();
   EXPECT_EQ(next->status, 200) << next->body;
   EXPECT_THAT(a_->Logs(), Not(HasSubstr(R"("msg":"shut down")")));  // it really crashed
+  EXPECT_EQ(b_->Terminate(), 0) << b_->Logs();
+}
+
+// Appenders on both instances, A killed mid-run (batches in flight): every
+// append whose reply was lost is resent to B with the same txn; each file is
+// in the log once, acknowledged ones in the version they were told.
+TEST_F(ServeHaTest, AppendsThroughAnInstanceKilledMidBatchLandOnce) {
+  a_ = StartInstance();
+  ASSERT_NE(a_, nullptr);
+  b_ = StartInstance();
+  ASSERT_NE(b_, nullptr);
+  const std::string create =
+      "{\"protocol\":{\"minReaderVersion\":1,\"minWriterVersion\":2}}\n"
+      "{\"metaData\":{\"id\":\"" + NewUuid() + "\",\"format\":{\"provider\":\"parquet\","
+      "\"options\":{}},\"schemaString\":\"{\\\"type\\\":\\\"struct\\\",\\\"fields\\\":[]}\","
+      "\"partitionColumns\":[],\"configuration\":{}}}\n";
+  StatusOr<aws::HttpResponse> created = PostTo(*a_, Commit(0, create));
+  ASSERT_TRUE(created.ok() && created->status == 200) << (created.ok() ? created->body : "");
+  std::mutex mu;
+  std::map<std::string, Version> told;
+  std::vector<std::thread> writers;
+  for (int w = 0; w < kWriters; ++w) {
+    writers.emplace_back([&, w] {
+      for (int i = 0; i < kCommitsEach; ++i) {
+        const std::string path = Tag(w, i) + ".parquet";
+        const Version v = AppendWithFailover(path, w, i, w % 2);
+        std::lock_guard lock(mu);
+        told[path] = v;
+        ++acknowledged_;
+      }
+    });
+  }
+  while (acknowledged_ < kKillAfterAcknowledged) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  a_->Kill();
+  a_killed_ = true;
+  for (std::thread& t : writers) t.join();
+  RecordProperty("appends_unanswered_by_the_killed_instance", unanswered_on_a_.load());
+
+  const std::vector<std::string> commits = CommitKeys();
+  std::map<std::string, std::vector<Version>> added;
+  ActionParser parser;
+  for (size_t v = 0; v < commits.size(); ++v) {
+    EXPECT_EQ(commits[v], CommitPath(static_cast<Version>(v))) << "versions not contiguous";
+    auto actions = parser.ParseCommit(Read(commits[v]));
+    ASSERT_TRUE(actions.ok()) << commits[v];
+    for (const Action& a : *actions) {
+      if (const auto* add = std::get_if<AddFile>(&a)) added[add->path].push_back(static_cast<Version>(v));
+    }
+  }
+  ASSERT_EQ(told.size(), static_cast<size_t>(kWriters * kCommitsEach));
+  EXPECT_EQ(added.size(), told.size());
+  for (const auto& [path, version] : told) {
+    ASSERT_EQ(added[path].size(), 1u) << path << " is in the log " << added[path].size() << " times";
+    EXPECT_EQ(added[path][0], version) << path;
+  }
+  EXPECT_THAT(a_->Logs(), Not(HasSubstr(R"("msg":"shut down")")));
   EXPECT_EQ(b_->Terminate(), 0) << b_->Logs();
 }
 
