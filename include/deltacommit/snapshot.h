@@ -94,7 +94,11 @@ struct SnapshotRequest {
   ObjectStore* checkpoint_store = nullptr;  // where checkpoints are read from
 };
 
-// Lists the log, chooses the segment and replays it.
+// Lists the log, chooses the segment and replays it. With a checkpoint
+// reader, it reads `_last_checkpoint` (last_checkpoint.h) first and lists
+// only from the version it names (log.List(version)) when that listing
+// holds a complete checkpoint at or after it; otherwise (no hint, a corrupt
+// one, a stale one, or a `request.version` before it) it lists from 0.
 // kNotFound: no Delta table there, or the version does not exist.
 // kFailedPrecondition: gaps in the log, missing protocol/metadata, or a
 //   checkpoint is needed and no ParquetHandler given.

@@ -10,6 +10,7 @@
 
 #include "deltacommit/action_json.h"
 #include "deltacommit/checkpoint_parts.h"
+#include "deltacommit/last_checkpoint.h"
 #include "deltacommit/log_path.h"
 #include "deltacommit/retention.h"
 #include "deltacommit/table_features.h"
@@ -83,11 +84,9 @@ namespace {
 std::optional<Version> LastCheckpointVersion(ObjectStore& store) {
   auto content = store.Get(LastCheckpointPath());
   if (!content.ok()) return std::nullopt;
-  auto j = nlohmann::json::parse(*content, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_object() || !j.contains("version") || !j["version"].is_number_integer()) {
-    return std::nullopt;
-  }
-  return j["version"].get<Version>();
+  auto hint = ParseLastCheckpoint(*content);
+  if (!hint.ok()) return std::nullopt;
+  return hint->version;
 }
 
 int64_t CountFileActions(const std::vector<Action>& actions) {

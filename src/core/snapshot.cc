@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "deltacommit/action_json.h"
+#include "deltacommit/last_checkpoint.h"
 #include "deltacommit/log_path.h"
 #include "deltacommit/log_segment.h"
 #include "deltacommit/table_features.h"
@@ -146,18 +147,52 @@ Status ApplyCommitInfoOf(LogStore& log, Version version, LogReplay& replay) {
   return replay.Apply(version, std::move(info));
 }
 
+// The version `_last_checkpoint` names, when there is a usable hint for
+// `request`: it is readable, parses, and the wanted version is not before
+// it. (Time travel to a version before the hint lists from 0: the newest
+// checkpoint at or below that version cannot be found without a listing.)
+// Any failure means no hint: it only saves listing time.
+std::optional<Version> HintedCheckpoint(LogStore& log, const SnapshotRequest& request) {
+  auto content = log.Read(LastCheckpointPath());
+  if (!content.ok()) return std::nullopt;
+  auto hint = ParseLastCheckpoint(*content);
+  if (!hint.ok()) return std::nullopt;
+  if (request.version && *request.version < hint->version) return std::nullopt;
+  return hint->version;
+}
+
+// The segment for `request`, from a listing of the log from the hinted
+// checkpoint's version when that listing holds a complete checkpoint at or
+// after it (the hinted one or, when the hint lags, a newer one), else from
+// a listing of the whole log. A hint that names a checkpoint whose files
+// are gone or incomplete, or a version past the end of the log, yields no
+// such segment and costs one listing more.
+StatusOr<LogSegment> ChooseSegment(LogStore& log, const SnapshotRequest& request,
+                                   const LogSegmentRequest& seg_request) {
+  // Without a checkpoint reader the table is read from version 0 anyway.
+  std::optional<Version> from;
+  if (seg_request.can_read_checkpoints) from = HintedCheckpoint(log, request);
+  if (from && *from > 0) {
+    DC_ASSIGN_OR_RETURN(std::vector<ObjectMeta> listing, log.List(*from));
+    auto segment = BuildLogSegment(listing, seg_request, log.Describe());
+    if (segment.ok() && segment->checkpoint_version && *segment->checkpoint_version >= *from) {
+      return segment;
+    }
+  }
+  DC_ASSIGN_OR_RETURN(std::vector<ObjectMeta> listing, log.List(0));
+  return BuildLogSegment(listing, seg_request, log.Describe());
+}
+
 }  // namespace
 
 StatusOr<std::shared_ptr<const Snapshot>> LoadSnapshot(LogStore& log,
                                                        const SnapshotRequest& request) {
-  DC_ASSIGN_OR_RETURN(std::vector<ObjectMeta> listing, log.List(0));
   LogSegmentRequest seg_request;
   seg_request.version = request.version;
   seg_request.staged_commits_are_ratified = log.ListsRatifiedStagedCommits();
   seg_request.can_read_checkpoints =
       request.parquet != nullptr && request.checkpoint_store != nullptr;
-  DC_ASSIGN_OR_RETURN(LogSegment segment,
-                      BuildLogSegment(listing, seg_request, log.Describe()));
+  DC_ASSIGN_OR_RETURN(LogSegment segment, ChooseSegment(log, request, seg_request));
   LogReplay replay;
   if (segment.checkpoint_version) DC_RETURN_IF_ERROR(ApplyCheckpoint(segment, request, replay));
   if (segment.checkpoint_version && segment.commits.empty()) {

@@ -61,10 +61,16 @@ std::vector<ObjectMeta> MergeCoordinatedListing(std::vector<ObjectMeta> listing,
   return out;
 }
 
-Version PublishedThrough(const PendingCommits& pending) {
-  // The service publishes in order: everything before its first unpublished
-  // commit is published.
-  return pending.commits.empty() ? pending.latest_version : pending.commits.front().version - 1;
+// What an answer for versions >= `start` shows published: the service
+// publishes in order, so every version before its first unpublished commit
+// is published. The answer leaves out unpublished commits below `start`, so
+// that holds only when the version before the first one it lists (or its
+// latest, when it lists none) is at or above `start`; otherwise it shows
+// nothing (-1).
+Version PublishedThrough(const PendingCommits& pending, Version start) {
+  const Version through =
+      pending.commits.empty() ? pending.latest_version : pending.commits.front().version - 1;
+  return through >= start ? through : -1;
 }
 
 CoordinatedLogStore::CoordinatedLogStore(ObjectStore& store, CommitServiceClient& client,
@@ -85,7 +91,7 @@ std::string CoordinatedLogStore::Describe() const {
 
 StatusOr<PendingCommits> CoordinatedLogStore::FetchPending(Version start) {
   DC_ASSIGN_OR_RETURN(PendingCommits pending, client_.GetPendingCommits(table_uri_, start));
-  const Version through = PublishedThrough(pending);
+  const Version through = PublishedThrough(pending, start);
   Version known = published_through_.load();
   while (through > known && !published_through_.compare_exchange_weak(known, through)) {
   }
