@@ -16,6 +16,7 @@
 
 #include "adapters/posix/posix_object_store.h"
 #include "cli_runner.h"
+#include "common/sanitizer_load.h"
 #include "deltacommit/action_json.h"
 #include "deltacommit/log_check.h"
 #include "deltacommit/log_path.h"
@@ -25,6 +26,7 @@ namespace deltacommit {
 namespace {
 
 using testing::CliResult;
+using testing::LoadUnderSanitizers;
 using testing::RunCli;
 using testing::AddLine;
 
@@ -110,7 +112,7 @@ TEST_F(CliTest, CreateThenSnapshotHistoryAndCheckDescribeTheTable) {
 
 TEST_F(CliTest, EightProcessesFiftyBlindAppendsEachLandExactlyOnce) {
   Create();
-  constexpr int kWriters = 8, kCommits = 50;
+  constexpr int kWriters = 8, kCommits = LoadUnderSanitizers(50, 12);
   std::vector<std::thread> writers;
   std::vector<int> failures(kWriters, 0);
   for (int w = 0; w < kWriters; ++w) {

@@ -11,6 +11,7 @@
 
 #include "adapters/s3/s3_conditional_log_store.h"
 #include "cli_runner.h"
+#include "common/sanitizer_load.h"
 #include "common/test_servers.h"
 #include "deltacommit/log_check.h"
 #include "deltacommit/log_path.h"
@@ -22,6 +23,7 @@ namespace deltacommit {
 namespace {
 
 using testing::CliResult;
+using testing::LoadUnderSanitizers;
 using testing::RunCli;
 using testing::AddLine;
 
@@ -58,7 +60,7 @@ class S3ConditionalTest : public ::testing::Test {
 
 TEST_F(S3ConditionalTest, EightProcessesTwentyCommitsEachLandExactlyOnce) {
   CreateTable();
-  constexpr int kWriters = 8, kCommits = 20;
+  constexpr int kWriters = 8, kCommits = LoadUnderSanitizers(20, 6);
   std::vector<std::thread> writers;
   for (int w = 0; w < kWriters; ++w) {
     writers.emplace_back([&, w] {

@@ -13,6 +13,7 @@
 #include "adapters/aws/aws_config.h"
 #include "adapters/dynamodb/dynamodb_coordination_table.h"
 #include "cli_runner.h"
+#include "common/sanitizer_load.h"
 #include "s3_dynamodb_fixture.h"
 #include "common/test_servers.h"
 #include "deltacommit/log_check.h"
@@ -23,6 +24,7 @@ namespace deltacommit {
 namespace {
 
 using testing::CliResult;
+using testing::LoadUnderSanitizers;
 using testing::RunCli;
 using testing::AddLine;
 
@@ -67,7 +69,7 @@ class S3DynamoDbTest : public testing::S3DynamoDbCliTest {
 
 TEST_F(S3DynamoDbTest, EightProcessesTwentyCommitsEachWhileReadersLoopLandOnceWithCompleteEntries) {
   ASSERT_EQ(Cli({"create", table_uri_, "--schema", "id:long"}).exit_code, 0);
-  constexpr int kWriters = 8, kCommits = 20, kReaders = 2;
+  constexpr int kWriters = 8, kCommits = LoadUnderSanitizers(20, 6), kReaders = 2;
   std::atomic<bool> writing{true};
   std::vector<int> reader_runs(kReaders, 0);
   std::vector<std::thread> readers;

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.h"
+#include "common/sanitizer_load.h"
 #include "deltacommit/action_json.h"
 #include "serve_api_fixture.h"
 
@@ -22,12 +23,8 @@ namespace {
 
 using nlohmann::json;
 
-// Sanitizer builds run a tenth of the load: the same paths, in CI's time.
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
-constexpr int kWriters = 20, kAppends = 5;
-#else
-constexpr int kWriters = 100, kAppends = 10;
-#endif
+// Sanitizer builds run a tenth of the load (tests/common/sanitizer_load.h).
+constexpr int kWriters = LoadUnderSanitizers(100, 20), kAppends = LoadUnderSanitizers(10, 5);
 
 class ServeAppendersTest : public ServeApiTest {
  protected:
