@@ -84,6 +84,21 @@ class ServeApiTest : public ::testing::Test {
            "\"\ntables = [\"" + other_prefix_ + "\"]\nactions = [\"commit\", \"read\"]\n" + extra;
   }
 
+  // Config(extra) with the state in the DynamoDB table `state_table`
+  // (created by the first instance), as instances sharing tables run.
+  std::string ConfigWithDynamoDbState(const std::string& state_table,
+                                      const std::string& extra = "") const {
+    std::string config = Config(extra);
+    const std::string sqlite = "[state]\nkind = \"sqlite\"\npath = \"state.sqlite\"\n";
+    const size_t at = config.find(sqlite);
+    EXPECT_NE(at, std::string::npos) << config;
+    if (at == std::string::npos) return config;
+    return config.replace(at, sqlite.size(),
+                          "[state]\nkind = \"dynamodb\"\ntable = \"" + state_table +
+                              "\"\nendpoint = \"" + Env("AWS_ENDPOINT_URL_DYNAMODB") +
+                              "\"\nallow_http = true\n");
+  }
+
   void StartServe(const std::string& extra = "", const std::string& log_level = "info") {
     auto started = ServeProcess::Start(Config(extra), log_level);
     ASSERT_TRUE(started.ok()) << started.status().ToString();

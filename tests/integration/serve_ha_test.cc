@@ -36,21 +36,8 @@ class ServeHaTest : public ServeApiTest {
     ServeApiTest::SetUp();
   }
 
-  // The fixture's config with the state in a DynamoDB table of this test's own.
-  std::string HaConfig() const {
-    std::string config = Config();
-    const std::string sqlite = "[state]\nkind = \"sqlite\"\npath = \"state.sqlite\"\n";
-    const size_t at = config.find(sqlite);
-    EXPECT_NE(at, std::string::npos) << config;
-    if (at == std::string::npos) return config;
-    return config.replace(at, sqlite.size(),
-                          "[state]\nkind = \"dynamodb\"\ntable = \"" + state_table_ +
-                              "\"\nendpoint = \"" + Env("AWS_ENDPOINT_URL_DYNAMODB") +
-                              "\"\nallow_http = true\n");
-  }
-
   std::unique_ptr<ServeProcess> StartInstance() {
-    auto started = ServeProcess::Start(HaConfig());
+    auto started = ServeProcess::Start(ConfigWithDynamoDbState(state_table_));
     EXPECT_TRUE(started.ok()) << started.status().ToString();
     return started.ok() ? std::move(started).value() : nullptr;
   }
