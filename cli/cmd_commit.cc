@@ -1,5 +1,6 @@
 // `deltacommit commit TABLE --actions FILE|-`: commits JSON-lines actions as
 // one transaction with conflict detection and retry.
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -82,10 +83,28 @@ StatusOr<TransactionOptions> Options(const CommitArgs& args) {
   return o;
 }
 
-Status Prepare(const CommitArgs& args, Transaction& txn, std::vector<Action> actions) {
+// A read predicate on a column that is not a partition column would match
+// no file's partition values and so guard nothing: refused.
+Status CheckPartitionColumns(const std::string& text, const PartitionPredicate& predicate,
+                             const Metadata& metadata) {
+  const std::vector<std::string>& columns = metadata.partition_columns;
+  for (const PartitionFilter& f : predicate) {
+    if (std::find(columns.begin(), columns.end(), f.column) != columns.end()) continue;
+    std::string known;
+    for (const std::string& c : columns) known += (known.empty() ? "" : ", ") + c;
+    return InvalidArgumentError("--read-partition \"" + text + "\": \"" + f.column +
+                                "\" is not a partition column of the table (" +
+                                (known.empty() ? "it has none" : "it has " + known) + ")");
+  }
+  return OkStatus();
+}
+
+Status Prepare(const CommitArgs& args, const Snapshot& snapshot, Transaction& txn,
+               std::vector<Action> actions) {
   if (args.read_whole_table) txn.ReadWholeTable();
   for (const std::string& p : args.read_partitions) {
     DC_ASSIGN_OR_RETURN(PartitionPredicate predicate, ParsePartitionPredicate(p));
+    DC_RETURN_IF_ERROR(CheckPartitionColumns(p, predicate, snapshot.metadata()));
     txn.AddReadPredicate(std::move(predicate));
   }
   if (!args.app_id.empty()) {
@@ -154,7 +173,7 @@ int RunCommit(const CommitArgs& args) {
   auto snapshot = LoadSnapshot(*table->log, table->Request(request.version));
   if (!snapshot.ok()) return ReportError(snapshot.status());
   Transaction txn(*table->log, *snapshot, *options, SystemClock(), RealSleeper());
-  Status st = Prepare(args, txn, std::move(actions).value());
+  Status st = Prepare(args, **snapshot, txn, std::move(actions).value());
   if (!st.ok()) return ReportError(st);
   auto outcome = txn.Commit();
   if (!outcome.ok()) return ReportError(outcome.status().WithContext("table " + table->uri));

@@ -21,6 +21,23 @@ Exit codes:
 TABLE is a local directory, a file:// URI, or s3://bucket/path (also s3a://, s3n://).
 S3 settings come from the AWS environment variables and profiles, or the options.)";
 
+// CLI11 answers an unknown command with "A subcommand is required", which
+// does not name it; this names it and the commands there are. -1 when
+// argv[1] is an option or a command.
+int RefuseUnknownCommand(CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return -1;
+  const std::string given = argv[1];
+  std::string names;
+  for (const CLI::App* command : app.get_subcommands([](CLI::App*) { return true; })) {
+    if (command->get_name() == given) return -1;
+    if (command->get_group().empty()) continue;  // hidden
+    names += (names.empty() ? "" : ", ") + command->get_name();
+  }
+  std::cerr << "error: unknown command \"" << given << "\" (commands: " << names
+            << "; see --help)\n";
+  return deltacommit::cli::kExitBadInput;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -41,6 +58,7 @@ int main(int argc, char** argv) {
   deltacommit::cli::RegisterDoctor(app, &exit_code);
   deltacommit::cli::RegisterDemo(app, &exit_code, argv[0]);
   deltacommit::cli::RegisterServe(app, &exit_code);
+  if (int rc = RefuseUnknownCommand(app, argc, argv); rc >= 0) return rc;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -74,8 +74,13 @@ StatusOr<json> ParseObject(std::string_view body) {
         });
   } catch (const json::parse_error& e) {
     // e.what() quotes the text around the error, which may be a secret.
-    return InvalidArgumentError("the body is not valid JSON (error at byte " +
-                                std::to_string(e.byte) + " of " + std::to_string(body.size()) +
+    // The parser counts bytes from 1, and one past the end when the body
+    // stops short.
+    const std::string where = e.byte > body.size()
+                                  ? "it ends early, after " + std::to_string(body.size()) + " bytes"
+                                  : "error at byte " + std::to_string(e.byte) + " of " +
+                                        std::to_string(body.size());
+    return InvalidArgumentError("the body is not valid JSON (" + where +
                                 "); send one JSON object (Content-Type: application/json)");
   }
   if (shape.too_deep) {

@@ -108,13 +108,15 @@ TEST(ParseCommitBodyTest, CredentialProblemsAreLeftForThe422) {
 TEST(ParseCommitBodyTest, MalformedJsonNamesOnlyThePosition) {
   std::string body = Body(R"("actions":"x")");
   body.pop_back();  // unterminated
-  EXPECT_THAT(Refusal(body), HasSubstr("the body is not valid JSON (error at byte"));
+  EXPECT_THAT(Refusal(body), HasSubstr("the body is not valid JSON (it ends early, after"));
+  EXPECT_THAT(Refusal("{\"table\" 1}"), HasSubstr("(error at byte 10 of 11)"));
   // The text around the error (here the secret) is never quoted.
   std::string broken = R"({"credentials":{"secret_access_key":")" + std::string(kSecret) +
                        R"(" "session_token":")" + kToken + "\"}}";
   EXPECT_THAT(Refusal(broken), HasSubstr("not valid JSON"));
-  EXPECT_EQ(Refusal(""), "the body is not valid JSON (error at byte 1 of 0); send one JSON "
-                         "object (Content-Type: application/json)");
+  EXPECT_EQ(Refusal(""),
+            "the body is not valid JSON (it ends early, after 0 bytes); send one JSON object "
+            "(Content-Type: application/json)");
   EXPECT_EQ(Refusal("[1]"), "the body must be a JSON object, not an array");
 }
 

@@ -1,5 +1,7 @@
 #include "table_access.h"
 
+#include <array>
+
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -57,6 +59,29 @@ bool IsS3Uri(const std::string& t) {
 
 }  // namespace
 
+namespace {
+
+// Our own keys (lower-cased). Other namespaces belong to Spark, delta-rs or
+// AWS and may carry keys this build does not read; a misspelt key of ours
+// would silently do nothing, so it is refused.
+constexpr std::string_view kOwnPrefix = "deltacommit.";
+constexpr std::array<std::string_view, 4> kOwnKeys = {
+    "deltacommit.dynamodb.autocreate", "deltacommit.service.assignversions",
+    "deltacommit.sts.durationseconds", "deltacommit.sts.endpointurl"};
+
+Status CheckOwnKey(const std::string& key) {
+  if (!key.starts_with(kOwnPrefix)) return OkStatus();
+  for (std::string_view known : kOwnKeys) {
+    if (key == known) return OkStatus();
+  }
+  return InvalidArgumentError("--storage-option \"" + key +
+                              "\": unknown deltacommit option (known: "
+                              "deltacommit.dynamodb.autoCreate, deltacommit.service.assignVersions, "
+                              "deltacommit.sts.durationSeconds, deltacommit.sts.endpointUrl)");
+}
+
+}  // namespace
+
 StatusOr<std::map<std::string, std::string>> ParseStorageOptions(const TableOptions& o) {
   std::map<std::string, std::string> out;
   for (const std::string& kv : o.storage_options) {
@@ -66,6 +91,7 @@ StatusOr<std::map<std::string, std::string>> ParseStorageOptions(const TableOpti
     }
     std::string key = kv.substr(0, eq);
     for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    DC_RETURN_IF_ERROR(CheckOwnKey(key));
     out[key] = kv.substr(eq + 1);
   }
   return out;
@@ -178,6 +204,22 @@ StatusOr<OpenTable> OpenS3(const std::string& table, const TableOptions& o) {
   return open;
 }
 
+// The S3 options mean nothing to a local table: refused rather than ignored,
+// so that a table path given where an s3:// URI was meant is noticed.
+Status CheckNoS3Options(const TableOptions& o) {
+  const std::pair<const char*, bool> given[] = {{"--storage-option", !o.storage_options.empty()},
+                                                {"--endpoint-url", !o.endpoint_url.empty()},
+                                                {"--region", !o.region.empty()},
+                                                {"--profile", !o.profile.empty()}};
+  for (const auto& [option, set] : given) {
+    if (set) {
+      return InvalidArgumentError(std::string(option) +
+                                  ": only for s3:// tables (this is a local table)");
+    }
+  }
+  return OkStatus();
+}
+
 StatusOr<OpenTable> OpenLocal(const std::string& table, const TableOptions& o) {
   if (!o.log_store.empty() && o.log_store != "local") {
     return InvalidArgumentError("--log-store \"" + o.log_store +
@@ -188,6 +230,7 @@ StatusOr<OpenTable> OpenLocal(const std::string& table, const TableOptions& o) {
                                 "(a local table commits with the local log store)");
   }
   DC_RETURN_IF_ERROR(CheckNoServiceOptions(o, "local"));
+  DC_RETURN_IF_ERROR(CheckNoS3Options(o));
   std::string path = table.starts_with("file://") ? table.substr(7) : table;
   if (path.empty()) return InvalidArgumentError("table: empty path");
   std::error_code ec;
