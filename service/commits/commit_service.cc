@@ -231,6 +231,17 @@ StatusOr<PendingCommitList> CommitService::PendingCommits(const std::string& tab
     return UnavailableError(
         StateStoreFailure(observer_, "Unpublished", pending.status()).status.message());
   }
+  // A full page that ends below `start` says nothing of the commits from
+  // `start` on: list those. Commits are published in order, so every
+  // version from the first unpublished one on is unpublished.
+  const auto limit = static_cast<size_t>(options_.pending_list_limit);
+  if (pending->size() == limit && !pending->empty() && pending->back().version < start) {
+    pending = state_.ListFrom(table, start, options_.pending_list_limit);
+    if (!pending.ok()) {
+      return UnavailableError(
+          StateStoreFailure(observer_, "ListFrom", pending.status()).status.message());
+    }
+  }
   for (CommitRecord& record : *pending) {
     if (record.version >= start) list.commits.push_back(std::move(record));
   }

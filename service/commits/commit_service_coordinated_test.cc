@@ -87,6 +87,23 @@ TEST_F(CoordinatedTest, BadStagedCommitsAreRefusedNamingTheProblem) {
   EXPECT_TRUE(CommitFiles().empty());
 }
 
+// More unpublished commits below `start` than one answer lists: the answer
+// still holds the commits from `start` on.
+TEST_F(CoordinatedTest, PendingCommitsFromStartAboveAFullPageOfOlderOnes) {
+  CommitServiceOptions small;
+  small.pending_list_limit = 2;
+  NewService(small);
+  service().publisher().Stop();
+  for (Version v = 0; v <= 5; ++v) {
+    ASSERT_TRUE(CommitStaged(v, PutStaged(v, CommitActions(std::to_string(v)))).ok());
+  }
+  EXPECT_THAT(PendingVersions(0), ElementsAre(0, 1));
+  EXPECT_THAT(PendingVersions(3), ElementsAre(3, 4));
+  EXPECT_THAT(PendingVersions(5), ElementsAre(5));
+  EXPECT_THAT(PendingVersions(6), ElementsAre());
+  EXPECT_THAT(PendingVersions(1), ElementsAre(1));  // within the first page
+}
+
 TEST_F(CoordinatedTest, PendingCommitsListsRatifiedUnpublishedCommitsFromStart) {
   service().publisher().Stop();
   auto none = service().PendingCommits(table_, 0);

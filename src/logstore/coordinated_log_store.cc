@@ -36,6 +36,10 @@ ParsedLogPath ParseKey(std::string_view key) {
   return ParseLogPath(key.substr(kLogDir.size()));
 }
 
+// Answers one listing may take: a million unpublished commits at the
+// service's default of 1,000 per answer.
+constexpr int kMaxPendingPages = 1000;
+
 }  // namespace
 
 std::vector<ObjectMeta> MergeCoordinatedListing(std::vector<ObjectMeta> listing,
@@ -92,6 +96,18 @@ std::string CoordinatedLogStore::Describe() const {
 StatusOr<PendingCommits> CoordinatedLogStore::FetchPending(Version start) {
   DC_ASSIGN_OR_RETURN(PendingCommits pending, client_.GetPendingCommits(table_uri_, start));
   const Version through = PublishedThrough(pending, start);
+  // One answer lists a bounded number of commits: ask for the rest until
+  // the latest, or until an answer lists none (published meanwhile: the
+  // store's listing, taken after this, has them).
+  for (int page = 0; page < kMaxPendingPages && !pending.commits.empty() &&
+                     pending.commits.back().version < pending.latest_version;
+       ++page) {
+    DC_ASSIGN_OR_RETURN(PendingCommits more, client_.GetPendingCommits(
+                                                 table_uri_, pending.commits.back().version + 1));
+    if (more.commits.empty()) break;
+    pending.latest_version = std::max(pending.latest_version, more.latest_version);
+    for (PendingCommit& c : more.commits) pending.commits.push_back(std::move(c));
+  }
   Version known = published_through_.load();
   while (through > known && !published_through_.compare_exchange_weak(known, through)) {
   }

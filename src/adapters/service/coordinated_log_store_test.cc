@@ -169,6 +169,21 @@ TEST_F(CoordinatedLogStoreTest, FilesAboveTheRatifiedVersionAndUnratifiedStagedF
   EXPECT_EQ(LatestSnapshot(*log_)->active_files().size(), 2u);
 }
 
+TEST_F(CoordinatedLogStoreTest, MoreUnpublishedCommitsThanOneAnswerListsAreAllRead) {
+  service_.LimitPendingAnswers(2);
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(AppendToLatest("f" + std::to_string(i)).ok());
+  const std::vector<std::string> staged = StagedFiles();
+  ASSERT_THAT(staged, SizeIs(5));
+  auto listing = log_->List(0);
+  ASSERT_TRUE(listing.ok()) << listing.status().ToString();
+  EXPECT_THAT(Keys(*listing), ElementsAre(CommitPath(0), staged[0], staged[1], staged[2],
+                                          staged[3], staged[4]));
+  auto snapshot = LatestSnapshot(*log_);
+  ASSERT_NE(snapshot, nullptr);
+  EXPECT_EQ(snapshot->version(), 5);
+  EXPECT_EQ(snapshot->active_files().size(), 5u);
+}
+
 TEST_F(CoordinatedLogStoreTest, WithNothingRatifiedTheListingIsTheLog) {
   // Version 0 only, created in the store: the service says latest -1.
   auto listing = log_->List(0);

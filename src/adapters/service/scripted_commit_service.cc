@@ -240,6 +240,7 @@ http::Response ScriptedCommitService::ModelPending(const http::Request& request)
   json commits = json::array();
   for (const auto& [v, e] : ratified_) {
     if (v < *start || e.published) continue;
+    if (commits.size() == pending_limit_) break;
     commits.push_back({{"version", v},
                        {"staged_file", e.staged_file},
                        {"size", e.size},
@@ -247,6 +248,11 @@ http::Response ScriptedCommitService::ModelPending(const http::Request& request)
   }
   const Version latest = ratified_.empty() ? -1 : ratified_.rbegin()->first;
   return JsonAnswer(200, {{"table", table_}, {"latest_version", latest}, {"commits", commits}});
+}
+
+void ScriptedCommitService::LimitPendingAnswers(size_t limit) {
+  std::lock_guard<std::mutex> lock(mu_);
+  pending_limit_ = limit;
 }
 
 Status ScriptedCommitService::Publish(Version through) {

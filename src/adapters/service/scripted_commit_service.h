@@ -78,6 +78,9 @@ class ScriptedCommitService {
   // The model applies the next `count` POST /v1/commits and answers each
   // with `answer` instead (a 502 from a proxy that lost the real answer).
   void ReplaceCommitAnswers(int count, http::Response answer);
+  // GET .../commits lists at most `limit` commits (as the real service's
+  // pending_list_limit); the client asks for the rest.
+  void LimitPendingAnswers(size_t limit);
 
   std::vector<RecordedRequest> requests() const;
   size_t CountRequests(std::string_view method) const;
@@ -118,6 +121,7 @@ class ScriptedCommitService {
   std::chrono::milliseconds delay_{0};
   int replaced_answers_ = 0;
   http::Response replacement_;
+  size_t pending_limit_ = SIZE_MAX;
   std::vector<RecordedRequest> requests_;
   std::map<Version, Ratified> ratified_;
 };
