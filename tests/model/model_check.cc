@@ -199,7 +199,8 @@ ScheduleReport World::Run() {
   scheduler_.Run();
   report.steps = scheduler_.steps();
   report.crashes = scheduler_.injected(Fault::kCrash);
-  report.lost_replies = scheduler_.injected(Fault::kLoseReply);
+  report.lost_replies =
+      scheduler_.injected(Fault::kLoseReply) + scheduler_.injected(Fault::kLoseRequest);
   report.failures = scheduler_.injected(Fault::kFail);
   report.delays = scheduler_.delays();
   report.trace_hash = scheduler_.trace_hash();

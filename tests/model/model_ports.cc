@@ -20,6 +20,9 @@ std::optional<Status> Enter(const std::string& point, bool mutates, Fault* fault
   Scheduler* scheduler = Scheduler::Current();
   if (scheduler == nullptr) return NotAnActor(point);
   *fault = scheduler->Yield(point, mutates);
+  if (*fault == Fault::kLoseRequest) {
+    return UnknownOutcomeError("model: " + point + " timed out (it never arrived)");
+  }
   if (*fault == Fault::kCrash || *fault == Fault::kFail) return FaultStatus(*fault, point);
   return std::nullopt;
 }

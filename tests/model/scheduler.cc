@@ -32,6 +32,7 @@ std::string_view FaultName(Fault fault) {
     case Fault::kNone: return "none";
     case Fault::kCrash: return "crash";
     case Fault::kLoseReply: return "lose-reply";
+    case Fault::kLoseRequest: return "lose-request";
     case Fault::kFail: return "fail";
   }
   return "?";
@@ -138,7 +139,9 @@ Fault Scheduler::DecideFault(Actor& me, bool mutates) {
     me.dead = true;
     return Fault::kCrash;
   }
-  if (Chance(on && mutates ? plan_.lose_reply : 0.0)) return Fault::kLoseReply;
+  if (Chance(on && mutates ? plan_.lose_reply : 0.0)) {
+    return Chance(0.5) ? Fault::kLoseReply : Fault::kLoseRequest;
+  }
   if (Chance(on ? plan_.fail : 0.0)) return Fault::kFail;
   return Fault::kNone;
 }

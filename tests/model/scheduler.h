@@ -11,6 +11,9 @@
 //               further effect (it unwinds holding the turn, then ends)
 //   lose reply  a call that changes state takes effect, then reports
 //               kUnknownOutcome
+//   lose request  a call that changes state reports kUnknownOutcome and
+//               never took effect (a timeout before it arrived: the caller
+//               cannot tell the two apart)
 //   fail        the call fails with kUnavailable without taking effect
 //   delay       the actor is descheduled for a number of steps, and the
 //               fake clock moves on
@@ -34,7 +37,7 @@
 
 namespace deltacommit::model {
 
-enum class Fault { kNone, kCrash, kLoseReply, kFail };
+enum class Fault { kNone, kCrash, kLoseReply, kLoseRequest, kFail };
 
 std::string_view FaultName(Fault fault);
 
@@ -113,7 +116,7 @@ class Scheduler {
   int64_t steps_ = 0;
   int crashes_ = 0;
   bool step_limit_hit_ = false;
-  int64_t injected_[4] = {0, 0, 0, 0};
+  int64_t injected_[5] = {0, 0, 0, 0, 0};
   int64_t delays_ = 0;
   uint64_t trace_hash_ = 1469598103934665603ULL;
 };

@@ -59,6 +59,9 @@ StatusOr<aws::HttpResponse> LoopbackHttpClient::Send(const aws::HttpRequest& req
   if (scheduler == nullptr) return UnavailableError("model: " + point + " outside any actor");
   const Fault fault = scheduler->Yield(point, /*mutates=*/request.method == "POST");
   if (fault == Fault::kCrash || fault == Fault::kFail) return FaultStatus(fault, point);
+  if (fault == Fault::kLoseRequest) {
+    return UnknownOutcomeError("model: " + point + " timed out (it never arrived)");
+  }
   std::string_view target = request.url;
   if (!target.starts_with(kServiceUrl)) {
     return InvalidArgumentError("model: request to " + request.url + ", not " + kServiceUrl);
