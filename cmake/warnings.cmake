@@ -26,7 +26,7 @@ set(DELTACOMMIT_THREADED_TESTS
   serve_appenders_test
   service_client_cli_test cli_data_test doctor_test)
 # Every suite of the commit service, its client and the fault sweeps.
-set(DELTACOMMIT_THREADED_DIRS service src/adapters/service tests/fault)
+set(DELTACOMMIT_THREADED_DIRS service src/adapters/service tests/fault tests/model)
 if(DELTACOMMIT_BUILD_TESTS)
   add_custom_target(threaded_tests)
 endif()
