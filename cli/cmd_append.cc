@@ -160,7 +160,8 @@ int Report(const AppendArgs& args, const std::string& uri, const Staged& staged,
                                {"version", o.version},
                                {"files", staged.adds.size()},
                                {"rows", staged.rows},
-                               {"attempts", o.attempts}};
+                               {"attempts", o.attempts},
+                               {"rebases", o.rebases}};
     if (o.assigned) {
       out["assigned"] = true;  // by the commit service
       out["merged"] = o.merged;

@@ -1,11 +1,15 @@
 // `deltacommit demo`: the main job on embedded defaults. Creates a local
-// table, starts several writer processes that commit blind appends
-// concurrently and two that race to compact the same file, then prints the
-// history, each writer's outcome, and a verification of the result.
+// table, starts several writer processes that append generated CSV batches
+// concurrently (each through `deltacommit append`: Parquet data files and a
+// blind append) and two that race to compact the same data file, then
+// prints the history, each writer's outcome, and a verification of the
+// result that reads the data back.
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -27,13 +31,24 @@ extern char** environ;
 namespace deltacommit::cli {
 namespace {
 
-pid_t Spawn(const std::string& self, const std::vector<std::string>& args) {
+// Starts `self` with `args`; stdout into `out_file` (and stderr into
+// `out_file`.err) when given. -1 when it could not start.
+pid_t Spawn(const std::string& self, const std::vector<std::string>& args,
+            const std::string& out_file = {}) {
   std::vector<char*> argv;
   argv.push_back(const_cast<char*>(self.c_str()));
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
+  posix_spawn_file_actions_t files;
+  posix_spawn_file_actions_init(&files);
+  const std::string err_file = out_file + ".err";
+  if (!out_file.empty()) {
+    posix_spawn_file_actions_addopen(&files, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&files, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  }
   pid_t pid = -1;
-  if (posix_spawn(&pid, self.c_str(), nullptr, nullptr, argv.data(), environ) != 0) return -1;
+  if (posix_spawn(&pid, self.c_str(), &files, nullptr, argv.data(), environ) != 0) pid = -1;
+  posix_spawn_file_actions_destroy(&files);
   return pid;
 }
 
@@ -98,15 +113,17 @@ int RunDemo(const DemoArgs& args, const std::string& self) {
   }
   const std::string table = dir + "/events";
   std::cout << "deltacommit demo: " << args.writers << " writer processes x " << args.commits
-            << " blind appends of " << args.rows << " rows, plus 2 racing compactions\n"
+            << " CSV batches of " << args.rows << " rows appended as Parquet data files, plus 2 "
+            << "racing compactions\n"
             << "  table: " << table << "\n";
   Status st = DemoCreateTable(table);
   if (!st.ok()) return ReportError(st);
   std::vector<pid_t> pids;
   for (int w = 0; w < args.writers; ++w) {
-    pids.push_back(Spawn(self, {"demo-writer", table, "--writer", std::to_string(w), "--commits",
-                                std::to_string(args.commits), "--rows", std::to_string(args.rows),
-                                "--out", dir + "/writer-" + std::to_string(w) + ".jsonl"}));
+    pids.push_back(Spawn(self, {"demo-appender", table, "--writer", std::to_string(w),
+                                "--commits", std::to_string(args.commits), "--rows",
+                                std::to_string(args.rows), "--self", self, "--out",
+                                dir + "/writer-" + std::to_string(w) + ".jsonl"}));
   }
   for (int c = 0; c < 2; ++c) {
     pids.push_back(Spawn(self, {"demo-compactor", table, "--name", "compactor-" + std::to_string(c), "--out",
@@ -116,7 +133,7 @@ int RunDemo(const DemoArgs& args, const std::string& self) {
     if (p < 0) return ReportError(InternalError("could not start a writer process"));
   }
   bool ok = WaitAll(pids, table, int64_t{args.writers} * args.commits + 1);
-  int rc = DemoReport(table, dir, args.writers, args.commits, args.rows);
+  int rc = DemoReport(self, table, dir, args.writers, args.commits, args.rows);
   if (!ok) {
     std::cout << "a writer process failed (see messages above)\n";
     rc = kExitError;
@@ -132,12 +149,26 @@ int RunDemo(const DemoArgs& args, const std::string& self) {
 
 }  // namespace
 
-void RegisterDemo(CLI::App& app, int* exit_code, const char* self_path) {
-  auto args = std::make_shared<DemoArgs>();
-  std::string self = self_path;
+int RunSelf(const std::string& self, const std::vector<std::string>& args,
+            const std::string& out_file) {
+  const pid_t pid = Spawn(self, args, out_file);
+  if (pid < 0) return -1;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return -1;
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string SelfPath(const char* argv0) {
   std::error_code ec;
   auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (!ec) self = exe.string();
+  return ec ? std::string(argv0) : exe.string();
+}
+
+void RegisterDemo(CLI::App& app, int* exit_code, const char* self_path) {
+  auto args = std::make_shared<DemoArgs>();
+  const std::string self = SelfPath(self_path);
   CLI::App* cmd = app.add_subcommand(
       "demo", "Run the main job: concurrent writer processes on a local table, verified");
   cmd->add_option("--dir", args->dir, "Work directory (default: a new temp dir, removed after)");
@@ -147,6 +178,7 @@ void RegisterDemo(CLI::App& app, int* exit_code, const char* self_path) {
   cmd->add_flag("--keep", args->keep, "Keep the work directory");
   cmd->callback([args, exit_code, self] { *exit_code = RunDemo(*args, self); });
   RegisterDemoWorkers(app, exit_code);
+  RegisterDemoAppenders(app, exit_code);
 }
 
 }  // namespace deltacommit::cli

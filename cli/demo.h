@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -11,12 +12,20 @@
 namespace deltacommit::cli {
 
 Status DemoCreateTable(const std::string& table);
+// Runs this binary (`self`) with `args`, its stdout into `out_file`, its
+// stderr into `out_file` + ".err"; the exit code (-1 when it did not exit).
+int RunSelf(const std::string& self, const std::vector<std::string>& args,
+            const std::string& out_file);
+// The path of this binary (for the processes the demo starts).
+std::string SelfPath(const char* argv0);
 // Number of commit files in the table's log (0 when unreadable).
 int64_t CountCommits(const std::string& table);
 void RegisterDemoWorkers(CLI::App& app, int* exit_code);
+// demo-appender and demo-compactor (demo_appender.cc).
+void RegisterDemoAppenders(CLI::App& app, int* exit_code);
 // Prints history, per-writer outcomes and the verification; returns the exit
 // code (0 only if every check passed).
-int DemoReport(const std::string& table, const std::string& dir, int writers, int commits,
-               int rows);
+int DemoReport(const std::string& self, const std::string& table, const std::string& dir,
+               int writers, int commits, int rows);
 
 }  // namespace deltacommit::cli

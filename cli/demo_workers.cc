@@ -1,5 +1,6 @@
-// The processes `deltacommit demo` starts: blind-append writers and two
-// compactors that race to rewrite the same file.
+// `deltacommit demo-writer` (hidden): a process that commits blind appends
+// of named (unwritten) files with the library, as fast as the log store
+// allows: the load of the concurrency tests and benchmarks.
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -74,54 +75,6 @@ int RunWriter(const WriterArgs& a) {
   return kExitOk;
 }
 
-// Waits until writer 0's first file is in the table, reads a snapshot, waits
-// until every compactor has read (so they truly race), then commits.
-int RunCompactor(const WriterArgs& a) {
-  auto table = OpenTableUri(a.table, {});
-  if (!table.ok()) return ReportError(table.status());
-  const std::string target_prefix = "part-00000-00000-";
-  std::shared_ptr<const Snapshot> snapshot;
-  const AddFile* target = nullptr;
-  for (int i = 0; i < 6000 && target == nullptr; ++i) {
-    auto s = LoadSnapshot(*table->log, table->Request());
-    if (!s.ok()) return ReportError(s.status());
-    snapshot = *s;
-    for (const auto& [key, add] : snapshot->active_files()) {
-      if (add.path.starts_with(target_prefix)) target = &add;
-    }
-    if (target == nullptr) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  if (target == nullptr) return ReportError(DeadlineExceededError("no file to compact appeared"));
-  const std::filesystem::path dir = std::filesystem::path(a.out).parent_path();
-  std::ofstream(dir / ("ready-" + a.name)).put('1');
-  for (int i = 0; i < 6000; ++i) {  // barrier: both compactors have read
-    if (std::filesystem::exists(dir / "ready-compactor-0") &&
-        std::filesystem::exists(dir / "ready-compactor-1")) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  TransactionOptions options;
-  options.operation = "OPTIMIZE";
-  Transaction txn(*table->log, snapshot, options, SystemClock(), RealSleeper());
-  txn.AddReadFile(target->path);
-  RemoveFile rm;
-  rm.path = target->path;
-  rm.deletion_timestamp = SystemClock().NowMillis();
-  rm.data_change = false;
-  rm.size = target->size;
-  txn.AddAction(rm);
-  AddFile compacted = DemoFile("part-compacted-" + a.name + "-" + NewUuid() + ".parquet", 0);
-  compacted.stats = target->stats;
-  compacted.size = target->size;
-  compacted.data_change = false;
-  txn.AddAction(compacted);
-  auto outcome = txn.Commit();
-  if (!outcome.ok()) return ReportError(outcome.status());
-  nlohmann::json line = OutcomeJson(*outcome);
-  line["removed"] = target->path;
-  std::ofstream(a.out) << line.dump() << "\n";
-  return outcome->result == CommitResult::kConflict ? kExitConflict : kExitOk;
-}
-
 }  // namespace
 
 void RegisterDemoWorkers(CLI::App& app, int* exit_code) {
@@ -134,13 +87,6 @@ void RegisterDemoWorkers(CLI::App& app, int* exit_code) {
   writer->add_option("--out", w->out)->required();
   AddTableOptions(writer, &w->table_options);
   writer->callback([w, exit_code] { *exit_code = RunWriter(*w); });
-
-  auto c = std::make_shared<WriterArgs>();
-  CLI::App* compactor = app.add_subcommand("demo-compactor", "")->group("");
-  compactor->add_option("table", c->table)->required();
-  compactor->add_option("--name", c->name)->required();
-  compactor->add_option("--out", c->out)->required();
-  compactor->callback([c, exit_code] { *exit_code = RunCompactor(*c); });
 }
 
 }  // namespace deltacommit::cli
