@@ -6,8 +6,10 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include "deltacommit/status.h"
+#include "deltacommit/transaction.h"
 
 namespace deltacommit::cli {
 
@@ -21,6 +23,8 @@ std::string SelfPath(const char* argv0);
 // Number of commit files in the table's log (0 when unreadable).
 int64_t CountCommits(const std::string& table);
 void RegisterDemoWorkers(CLI::App& app, int* exit_code);
+// A commit's outcome as the demo's processes record it (one JSON line).
+nlohmann::json DemoOutcomeJson(const CommitOutcome& outcome);
 // demo-appender and demo-compactor (demo_appender.cc).
 void RegisterDemoAppenders(CLI::App& app, int* exit_code);
 // Prints history, per-writer outcomes and the verification; returns the exit

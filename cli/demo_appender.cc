@@ -35,19 +35,6 @@ std::string BatchCsv(int writer, int batch, int rows) {
   return csv;
 }
 
-nlohmann::json OutcomeJson(const CommitOutcome& o) {
-  nlohmann::json j{{"version", o.version}, {"attempts", o.attempts}, {"rebases", o.rebases}};
-  j["result"] = o.result == CommitResult::kCommitted          ? "committed"
-                : o.result == CommitResult::kAlreadyCommitted ? "already-committed"
-                                                              : "conflict";
-  if (o.conflict) j["conflict"] = o.conflict->Describe();
-  if (o.assigned) {
-    j["assigned"] = true;
-    j["merged"] = o.merged;
-  }
-  return j;
-}
-
 struct AppenderArgs {
   std::string table, out, name, self;
   int writer = 0, commits = 1, rows = 100;
@@ -137,7 +124,7 @@ int RunCompactor(const AppenderArgs& a) {
   auto outcome = txn.Commit();
   if (!outcome.ok()) return ReportError(outcome.status());
   if (outcome->result != CommitResult::kCommitted) table->store->Delete(compacted.path).IgnoreError();
-  nlohmann::json line = OutcomeJson(*outcome);
+  nlohmann::json line = DemoOutcomeJson(*outcome);
   line["removed"] = target->path;
   std::ofstream(a.out) << line.dump() << "\n";
   return outcome->result == CommitResult::kConflict ? kExitConflict : kExitOk;

@@ -34,19 +34,6 @@ AddFile DemoFile(const std::string& path, int rows) {
   return add;
 }
 
-nlohmann::json OutcomeJson(const CommitOutcome& o) {
-  nlohmann::json j{{"version", o.version}, {"attempts", o.attempts}, {"rebases", o.rebases}};
-  j["result"] = o.result == CommitResult::kCommitted          ? "committed"
-                : o.result == CommitResult::kAlreadyCommitted ? "already-committed"
-                                                              : "conflict";
-  if (o.conflict) j["conflict"] = o.conflict->Describe();
-  if (o.assigned) {
-    j["assigned"] = true;
-    j["merged"] = o.merged;
-  }
-  return j;
-}
-
 struct WriterArgs {
   std::string table, out, name;
   int writer = 0, commits = 1, rows = 100;
@@ -67,7 +54,7 @@ int RunWriter(const WriterArgs& a) {
     txn.SetAppTransaction("demo-writer-" + std::to_string(a.writer), b);
     auto outcome = txn.Commit();
     if (!outcome.ok()) return ReportError(outcome.status());
-    nlohmann::json line = OutcomeJson(*outcome);
+    nlohmann::json line = DemoOutcomeJson(*outcome);
     line["batch"] = b;
     line["path"] = path;
     out << line.dump() << "\n" << std::flush;
@@ -76,6 +63,19 @@ int RunWriter(const WriterArgs& a) {
 }
 
 }  // namespace
+
+nlohmann::json DemoOutcomeJson(const CommitOutcome& o) {
+  nlohmann::json j{{"version", o.version}, {"attempts", o.attempts}, {"rebases", o.rebases}};
+  j["result"] = o.result == CommitResult::kCommitted          ? "committed"
+                : o.result == CommitResult::kAlreadyCommitted ? "already-committed"
+                                                              : "conflict";
+  if (o.conflict) j["conflict"] = o.conflict->Describe();
+  if (o.assigned) {
+    j["assigned"] = true;
+    j["merged"] = o.merged;
+  }
+  return j;
+}
 
 void RegisterDemoWorkers(CLI::App& app, int* exit_code) {
   auto w = std::make_shared<WriterArgs>();
