@@ -125,7 +125,11 @@ void CheckReady(aws::HttpClient& http, const CommitServiceOptions& o, DoctorRepo
     return;
   }
   nlohmann::json body = nlohmann::json::parse(reply->body, nullptr, false);
-  std::string why = body.is_object() ? body.value("status", "") : "";
+  // Whatever answered may not be a commit service: json::value() would throw
+  // on a "status" that is not a string.
+  std::string why = body.is_object() && body.contains("status") && body["status"].is_string()
+                        ? body["status"].get<std::string>()
+                        : "";
   if (body.is_object() && body.contains("reason") && body["reason"].is_string()) {
     why += ", " + body["reason"].get<std::string>();
   }

@@ -9,6 +9,14 @@
 namespace deltacommit::aws {
 namespace {
 
+// The member `name` of a JSON error body when it is a string, else "". The
+// body is whatever the server (or a proxy before it) sent: json::value()
+// would throw on a member of another type.
+std::string StringMember(const nlohmann::json& object, const char* name) {
+  auto it = object.find(name);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
 std::string CodeForStatus(long status) {
   switch (status) {
     case 301: return "PermanentRedirect";
@@ -135,10 +143,11 @@ AwsError ParseJsonError(const HttpResponse& response) {
   e.http_status = response.status;
   auto json = nlohmann::json::parse(response.body, nullptr, false);
   if (!json.is_discarded() && json.is_object()) {
-    std::string type = json.value("__type", "");
+    const std::string type = StringMember(json, "__type");
     // "com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException"
     e.code = type.substr(type.find('#') == std::string::npos ? 0 : type.find('#') + 1);
-    e.message = json.contains("message") ? json.value("message", "") : json.value("Message", "");
+    e.message = json.contains("message") ? StringMember(json, "message")
+                                         : StringMember(json, "Message");
   }
   if (e.code.empty()) e.code = CodeForStatus(response.status);
   e.request_id = response.Header("x-amzn-requestid");

@@ -117,5 +117,19 @@ TEST(AwsErrorsTest, GarbageBodiesNeverCrash) {
   }
 }
 
+// Found by tests/fuzz/dynamodb_json_fuzz.cc: json::value() threw on these.
+TEST(AwsErrorsTest, JsonErrorMembersOfAnotherTypeAreIgnored) {
+  HttpResponse r;
+  r.status = 400;
+  r.body = R"({"__type":1,"message":{"text":"x"}})";
+  AwsError e = ParseJsonError(r);
+  EXPECT_EQ(e.code, "BadRequest");
+  EXPECT_EQ(e.message, "");
+  r.body = R"({"__type":"x#ThrottlingException","Message":[1]})";
+  e = ParseJsonError(r);
+  EXPECT_EQ(e.code, "ThrottlingException");
+  EXPECT_EQ(e.message, "");
+}
+
 }  // namespace
 }  // namespace deltacommit::aws
