@@ -2,14 +2,15 @@
 # Sets up, builds and runs the whole test suite: the README's test command,
 # and exactly what .ci/run calls.
 #
-#   scripts/test.sh                 # presets ci (-Werror), asan (ASan+UBSan), tsan
+#   scripts/test.sh                 # presets ci (-Werror), asan (ASan+UBSan), tsan, then
+#                                   # the fuzzers (preset fuzz, FUZZ_SECONDS=60 each)
 #   PRESETS=ci scripts/test.sh      # one quick pass
 #
 # It starts the real test servers (scripts/test-servers: Ceph RGW for S3,
 # dynalite for DynamoDB) on 127.0.0.1 and stops them however the run ends.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PRESETS=${PRESETS:-ci asan tsan}
+PRESETS=${PRESETS:-ci asan tsan fuzz}
 scripts/setup.sh
 
 # The golden tables live in shared/ beside the checkout (CI lays them there).
@@ -32,6 +33,12 @@ export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:supp
 
 for preset in $PRESETS; do
   start=$(date +%s)
+  if [ "$preset" = fuzz ]; then
+    # libFuzzer under clang: builds the fuzz targets only, runs each.
+    FUZZ_SECONDS=${FUZZ_SECONDS:-60} scripts/fuzz.sh
+    echo "test: fuzzers took $(( $(date +%s) - start )) s"
+    continue
+  fi
   # TSan builds and runs the threaded suites only (cmake/warnings.cmake).
   target="" label="" exclude=""
   if [ "$preset" = tsan ]; then target=threaded_tests label=threads; fi
