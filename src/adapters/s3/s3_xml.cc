@@ -1,6 +1,7 @@
 #include "adapters/s3/s3_xml.h"
 
 #include <ctime>
+#include <string>
 
 #include <pugixml.hpp>
 
@@ -11,6 +12,18 @@ std::optional<int64_t> ToMillis(std::tm tm) {
   time_t seconds = timegm(&tm);
   if (seconds == static_cast<time_t>(-1)) return std::nullopt;
   return static_cast<int64_t>(seconds) * 1000;
+}
+
+// An object's <Size>: a byte count, digits only. A store (or a proxy) that
+// sends anything else is not trusted to have listed the log correctly.
+std::optional<int64_t> ParseSize(std::string_view text) {
+  if (text.empty() || text.size() > 18) return std::nullopt;  // 18 digits fit int64
+  int64_t size = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    size = size * 10 + (c - '0');
+  }
+  return size;
 }
 
 }  // namespace
@@ -26,7 +39,14 @@ StatusOr<ListPage> ParseListObjectsV2(std::string_view xml) {
   for (pugi::xml_node c : result.children("Contents")) {
     ObjectMeta meta;
     meta.key = c.child_value("Key");
-    meta.size = c.child("Size").text().as_llong(0);
+    if (meta.key.empty()) return DataLossError("S3 ListObjectsV2: an object without a Key");
+    const std::optional<int64_t> size = ParseSize(c.child_value("Size"));
+    if (!size) {
+      return DataLossError("S3 ListObjectsV2: object \"" + meta.key + "\" has Size \"" +
+                           std::string(c.child_value("Size")).substr(0, 40) +
+                           "\", not a byte count");
+    }
+    meta.size = *size;
     meta.last_modified_ms = ParseIso8601Millis(c.child_value("LastModified")).value_or(0);
     page.objects.push_back(std::move(meta));
   }
