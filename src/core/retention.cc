@@ -70,6 +70,36 @@ std::optional<int64_t> WholeNumber(std::string_view word) {
   return value;
 }
 
+// An amount as Spark's interval strings write it: an optional sign, digits,
+// and for seconds a fraction of up to 9 digits (kept to the microsecond).
+struct Amount {
+  bool negative = false;
+  int64_t whole = 0;
+  int64_t micros_fraction = 0;  // of one unit, in millionths
+  bool has_fraction = false;
+};
+
+std::optional<Amount> ParseAmount(std::string_view word) {
+  Amount amount;
+  if (!word.empty() && (word[0] == '-' || word[0] == '+')) {
+    amount.negative = word[0] == '-';
+    word.remove_prefix(1);
+  }
+  const size_t dot = word.find('.');
+  std::optional<int64_t> whole = WholeNumber(word.substr(0, dot));
+  if (!whole) return std::nullopt;
+  amount.whole = *whole;
+  if (dot == std::string_view::npos) return amount;
+  const std::string_view fraction = word.substr(dot + 1);
+  if (fraction.empty() || fraction.size() > 9 || !WholeNumber(fraction)) return std::nullopt;
+  amount.has_fraction = true;
+  for (size_t i = 0; i < 6; ++i) {
+    const int digit = i < fraction.size() ? fraction[i] - '0' : 0;
+    amount.micros_fraction = amount.micros_fraction * 10 + digit;
+  }
+  return amount;
+}
+
 Status Bad(std::string_view text, const std::string& why) {
   return InvalidArgumentError("interval \"" + std::string(text) + "\": " + why +
                               " (expected e.g. \"interval 1 week\" or \"2 days 12 hours\")");
@@ -84,10 +114,8 @@ StatusOr<int64_t> ParseIntervalMillis(std::string_view text) {
   if (i == words.size()) return Bad(text, "no amount and unit");
   int64_t total_micros = 0;
   for (; i < words.size(); i += 2) {
-    std::optional<int64_t> amount = WholeNumber(words[i]);
-    if (!amount) {
-      return Bad(text, "\"" + std::string(words[i]) + "\" is not a whole number of units");
-    }
+    std::optional<Amount> amount = ParseAmount(words[i]);
+    if (!amount) return Bad(text, "\"" + std::string(words[i]) + "\" is not a number of units");
     if (i + 1 == words.size()) {
       return Bad(text, "the amount " + std::string(words[i]) + " has no unit");
     }
@@ -98,11 +126,17 @@ StatusOr<int64_t> ParseIntervalMillis(std::string_view text) {
     }
     const int64_t micros = UnitMicros(unit);
     if (micros == 0) return Bad(text, "unknown unit \"" + std::string(unit) + "\"");
-    if (*amount > (std::numeric_limits<int64_t>::max() - total_micros) / micros) {
-      return Bad(text, "too long");
+    if (amount->has_fraction && micros != kMillisPerSecond * kMicrosPerMilli) {
+      return Bad(text, "\"" + std::string(words[i]) + "\": only seconds may have a fraction");
     }
-    total_micros += *amount * micros;
+    constexpr int64_t kMax = std::numeric_limits<int64_t>::max() / 2;
+    if (amount->whole > kMax / micros) return Bad(text, "too long");
+    const int64_t part = amount->whole * micros + amount->micros_fraction;
+    total_micros += amount->negative ? -part : part;
+    if (total_micros > kMax || total_micros < -kMax) return Bad(text, "too long");
   }
+  // Delta refuses a negative retention; so do we.
+  if (total_micros < 0) return Bad(text, "the interval is negative");
   return total_micros / kMicrosPerMilli;
 }
 

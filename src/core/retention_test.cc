@@ -23,6 +23,15 @@ TEST(ParseIntervalMillisTest, ReadsTheFormsDeltaWrites) {
   EXPECT_EQ(*ParseIntervalMillis("interval 0 hours"), 0);
 }
 
+TEST(ParseIntervalMillisTest, ReadsSignedPartsAndFractionalSecondsAsSparkDoes) {
+  EXPECT_EQ(*ParseIntervalMillis("interval 1.5 seconds"), 1500);
+  EXPECT_EQ(*ParseIntervalMillis("0.000999 second"), 0);  // microseconds, then whole millis
+  EXPECT_EQ(*ParseIntervalMillis("2.123456789 seconds"), 2123);
+  EXPECT_EQ(*ParseIntervalMillis("+3 days"), 3 * kDay);
+  EXPECT_EQ(*ParseIntervalMillis("interval 1 day -12 hours"), 12 * kHour);
+  EXPECT_EQ(*ParseIntervalMillis("1 week -1.5 seconds"), 7 * kDay - 1500);
+}
+
 TEST(ParseIntervalMillisTest, RefusesWhatItCannotReadExactly) {
   struct Case {
     const char* text;
@@ -33,11 +42,15 @@ TEST(ParseIntervalMillisTest, RefusesWhatItCannotReadExactly) {
                         Case{"1 month", "months and years are not accepted"},
                         Case{"interval 1 year", "months and years are not accepted"},
                         Case{"1 fortnight", "unknown unit \"fortnight\""},
-                        Case{"-1 day", "\"-1\" is not a whole number"},
-                        Case{"1.5 days", "\"1.5\" is not a whole number"},
+                        Case{"-1 day", "the interval is negative"},
+                        Case{"1 hour -2 hours", "the interval is negative"},
+                        Case{"1.5 days", "\"1.5\": only seconds may have a fraction"},
+                        Case{"1. seconds", "\"1.\" is not a number of units"},
+                        Case{"1.0123456789 seconds", "is not a number of units"},
+                        Case{"--1 day", "is not a number of units"},
                         Case{"7", "has no unit"},
-                        Case{"week 1", "\"week\" is not a whole number"},
-                        Case{"99999999999999999999 days", "is not a whole number"},
+                        Case{"week 1", "\"week\" is not a number of units"},
+                        Case{"99999999999999999999 days", "is not a number of units"},
                         Case{"9999999999999 weeks", "too long"}}) {
     auto millis = ParseIntervalMillis(c.text);
     ASSERT_FALSE(millis.ok()) << c.text;
