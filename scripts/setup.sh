@@ -10,6 +10,7 @@ PACKAGES=(
   libcurl4-openssl-dev libssl-dev libpugixml-dev libsqlite3-dev
   libboost1.81-dev libtomlplusplus-dev
   awscli python3-yaml
+  gnuplot-nox  # docs/bench-commit-modes.png (bench/commit_modes_plot.gp)
 )
 
 missing=()
