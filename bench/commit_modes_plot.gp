@@ -11,6 +11,10 @@ set logscale x 2
 set logscale y
 set key outside right
 set grid
+set datafile separator "\t"
 modes = "local s3-conditional s3-dynamodb service coordinated"
-plot for [m in modes] data using ($2 eq m ? $1 : 1/0):($2 eq m ? $3 : 1/0) \
-     with linespoints lw 2 title m
+colors = "#7f7f7f #1f77b4 #d62728 #2ca02c #9467bd"
+# One mode's rows at a time, so that its points are joined by a line.
+rows(m) = sprintf("< awk -F'\t' '$2 == \"%s\"' '%s'", m, data)
+plot for [i = 1:words(modes)] rows(word(modes, i)) using 1:3 \
+     with linespoints lw 2 pt 7 lc rgb word(colors, i) title word(modes, i)

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 namespace deltacommit::bench {
@@ -40,6 +41,7 @@ bool ComputeStats(const std::vector<std::string>& files, RunStats& s,
   double first_start = 0, last_end = 0;
   int64_t attempts = 0, rebases = 0;
   std::map<std::string, int64_t> calls;
+  std::set<int64_t> versions;
   for (const std::string& file : files) {
     std::ifstream in(file);
     std::string line;
@@ -60,7 +62,10 @@ bool ComputeStats(const std::vector<std::string>& files, RunStats& s,
       rebases += j.value("rebases", 0);
       const std::string result = j.value("result", "");
       if (result == "conflict") ++s.conflicts;
-      if (result == "committed") ++s.committed;
+      if (result == "committed") {
+        ++s.committed;
+        versions.insert(j.value("version", int64_t{-1}));
+      }
       s.last_version =
           std::max<int64_t>(s.last_version, j.value("version", -1));
       if (j.contains("calls")) {
@@ -70,6 +75,7 @@ bool ComputeStats(const std::vector<std::string>& files, RunStats& s,
     }
   }
   s.commits = static_cast<int64_t>(latencies.size());
+  s.versions = static_cast<int64_t>(versions.size());
   if (s.commits == 0) {
     error =
         "no commit lines in " + std::to_string(files.size()) + " writer files";
@@ -78,7 +84,8 @@ bool ComputeStats(const std::vector<std::string>& files, RunStats& s,
   std::sort(latencies.begin(), latencies.end());
   const auto n = static_cast<double>(s.commits);
   s.wall_s = std::max(1e-3, (last_end - first_start) / 1000.0);
-  s.commits_per_s = n / s.wall_s;
+  // Commits that landed: a conflict ends an attempt early, and is no commit.
+  s.commits_per_s = static_cast<double>(s.committed) / s.wall_s;
   s.p50_ms = Percentile(latencies, 0.50);
   s.p95_ms = Percentile(latencies, 0.95);
   s.p99_ms = Percentile(latencies, 0.99);

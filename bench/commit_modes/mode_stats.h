@@ -16,14 +16,16 @@ struct RunStats {
   int64_t committed = 0;  // commits that landed
   int64_t conflicts =
       0;  // commits that ended in a conflict (none for blind appends)
-  double wall_s = 0;  // first commit's start to the last one's end
-  double commits_per_s = 0;
+  double wall_s = 0;         // first commit's start to the last one's end
+  double commits_per_s = 0;  // landed commits
   double p50_ms = 0, p95_ms = 0,
          p99_ms = 0;              // a commit: snapshot load + commit
   double retries_per_commit = 0;  // attempts - 1
   double rebases_per_commit = 0;
   std::map<std::string, double> calls_per_commit;  // by kind ("s3_put", ...)
   int64_t last_version = -1;  // the highest version written
+  int64_t versions = 0;  // distinct versions of the commits that landed (the
+                         // service's group commit puts several appends in one)
 };
 
 // Reads the lines the writers wrote (`files`). The error names the file and
