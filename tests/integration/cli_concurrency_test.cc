@@ -206,6 +206,26 @@ TEST_F(CliTest, DemoWriterReportsLatencyAndMeteredCallsWhenAsked) {
   EXPECT_TRUE(unmetered.contains("latency_ms")) << unmetered.dump();
 }
 
+// The benchmarks' conflicting mix and their checkpoints, as Delta writers
+// write them (every 10 versions by default).
+TEST_F(CliTest, DemoWriterRemovesAFilePerCommitAndCheckpointsWhenAsked) {
+  Create();
+  CliResult adds = RunCli({"demo-writer", table_, "--commits", "3", "--out", dir_ + "/a.jsonl"});
+  ASSERT_EQ(adds.exit_code, 0) << adds.err;
+  CliResult mix = RunCli({"demo-writer", table_, "--writer", "1", "--commits", "7", "--remove-one",
+                          "--checkpoint", "--out", dir_ + "/m.jsonl"});
+  ASSERT_EQ(mix.exit_code, 0) << mix.err;
+  int removes = 0;
+  for (const auto& [v, actions] : ReadAllCommits()) {
+    for (const Action& a : actions) removes += std::holds_alternative<RemoveFile>(a) ? 1 : 0;
+  }
+  EXPECT_EQ(removes, 7);
+  EXPECT_TRUE(
+      std::filesystem::exists(table_ + "/_delta_log/00000000000000000010.checkpoint.parquet"));
+  EXPECT_FALSE(
+      std::filesystem::exists(table_ + "/_delta_log/00000000000000000003.checkpoint.parquet"));
+}
+
 TEST_F(CliTest, WritersKilledAtRandomMomentsLeaveASoundLog) {
   Create("id:long,writer:integer,batch:long,payload:string");
   std::mt19937 rng(12345);
