@@ -4,12 +4,16 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
+#include <random>
 #include <memory>
 #include <string>
 #include <thread>
 
 #include <nlohmann/json.hpp>
 
+#include "auto_checkpoint.h"
 #include "deltacommit/log_path.h"
 #include "deltacommit/transaction.h"
 #include "demo.h"
@@ -34,9 +38,39 @@ AddFile DemoFile(const std::string& path, int rows) {
   return add;
 }
 
+std::map<std::string, int64_t> CallCounts(const OpenTable& table) {
+  if (table.meter == nullptr) return {};
+  return table.meter->Counts();
+}
+
+// The remote calls by kind since `before` (DELTACOMMIT_METER=1).
+nlohmann::json CallsSince(const OpenTable& table, const std::map<std::string, int64_t>& before) {
+  nlohmann::json calls = nlohmann::json::object();
+  for (const auto& [kind, n] : CallCounts(table)) calls[kind] = n - before.at(kind);
+  return calls;
+}
+
+// The conflicting mix: also remove one active file picked at random, which
+// conflicts with a concurrent commit that removed it first.
+void RemoveRandomFile(const Snapshot& snapshot, std::mt19937& rng, Transaction& txn) {
+  const auto& files = snapshot.active_files();
+  if (files.empty()) return;
+  auto it = files.begin();
+  std::advance(it, std::uniform_int_distribution<size_t>(0, files.size() - 1)(rng));
+  RemoveFile remove;
+  remove.path = it->second.path;
+  remove.deletion_timestamp = SystemClock().NowMillis();
+  remove.data_change = true;
+  remove.size = it->second.size;
+  txn.AddReadFile(remove.path);
+  txn.AddAction(std::move(remove));
+}
+
 struct WriterArgs {
   std::string table, out, name;
   int writer = 0, commits = 1, rows = 100;
+  bool remove_one = false;  // --remove-one: the conflicting mix
+  bool checkpoint = false;  // --checkpoint: every delta.checkpointInterval, as Delta writers do
   TableOptions table_options;  // e.g. --log-store service (tests, benchmarks)
 };
 
@@ -44,19 +78,32 @@ int RunWriter(const WriterArgs& a) {
   auto table = OpenTableUri(a.table, a.table_options);
   if (!table.ok()) return ReportError(table.status());
   std::ofstream out(a.out, std::ios::app);
+  std::mt19937 rng(static_cast<unsigned>(a.writer) * 7919u + 1u);
   for (int b = 0; b < a.commits; ++b) {
+    const auto start = std::chrono::steady_clock::now();
+    const int64_t start_ms = SystemClock().NowMillis();
+    const auto calls_before = CallCounts(*table);
     auto snapshot = LoadSnapshot(*table->log, table->Request());
     if (!snapshot.ok()) return ReportError(snapshot.status());
     Transaction txn(*table->log, *snapshot, TransactionOptions{}, SystemClock(), RealSleeper());
     const std::string path = "part-" + Padded(a.writer, 5) + "-" + Padded(b, 5) + "-" +
                              NewUuid() + ".c000.snappy.parquet";
     txn.AddAction(DemoFile(path, a.rows));
+    if (a.remove_one) RemoveRandomFile(**snapshot, rng, txn);
     txn.SetAppTransaction("demo-writer-" + std::to_string(a.writer), b);
     auto outcome = txn.Commit();
     if (!outcome.ok()) return ReportError(outcome.status());
+    if (a.checkpoint && outcome->result == CommitResult::kCommitted) {
+      MaybeCheckpointAfterCommit(*table, **snapshot, outcome->version);
+    }
     nlohmann::json line = DemoOutcomeJson(*outcome);
     line["batch"] = b;
     line["path"] = path;
+    // A commit's cost as a writer sees it: the snapshot load and the commit.
+    line["start_ms"] = start_ms;
+    line["latency_ms"] =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (table->meter != nullptr) line["calls"] = CallsSince(*table, calls_before);
     out << line.dump() << "\n" << std::flush;
   }
   return kExitOk;
@@ -85,6 +132,8 @@ void RegisterDemoWorkers(CLI::App& app, int* exit_code) {
   writer->add_option("--commits", w->commits);
   writer->add_option("--rows", w->rows);
   writer->add_option("--out", w->out)->required();
+  writer->add_flag("--remove-one", w->remove_one);
+  writer->add_flag("--checkpoint", w->checkpoint);
   AddTableOptions(writer, &w->table_options);
   writer->callback([w, exit_code] { *exit_code = RunWriter(*w); });
 }

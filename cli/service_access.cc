@@ -91,8 +91,8 @@ Status AttachCommitService(const TableOptions& o, const aws::AwsServiceConfig& s
         return client->GetSessionToken(long_term, seconds);
       },
       session);
-  open.service = std::make_unique<service_client::HttpCommitServiceClient>(
-      std::move(options), *open.http, *open.service_credentials);
+  open.service = open.Metered(std::make_unique<service_client::HttpCommitServiceClient>(
+      std::move(options), *open.http, *open.service_credentials));
   if (open.mode == "service") {
     auto log = std::make_unique<ServiceLogStore>(*open.store, *open.service, open.uri);
     if (!assign_versions) log->DisableAssignedVersions();

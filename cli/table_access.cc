@@ -53,6 +53,13 @@ class LazyParquetHandler : public ParquetHandler {
   std::unique_ptr<DuckDbParquetHandler> handler_;  // set once, under mu_
 };
 
+// Metering is opt-in so that normal use pays nothing for it.
+std::unique_ptr<CallMeter> NewMeterIfRequested() {
+  const char* env = std::getenv("DELTACOMMIT_METER");
+  if (env == nullptr || std::string_view(env) != "1") return nullptr;
+  return std::make_unique<CallMeter>();
+}
+
 bool IsS3Uri(const std::string& t) {
   return t.starts_with("s3://") || t.starts_with("s3a://") || t.starts_with("s3n://");
 }
@@ -144,9 +151,9 @@ Status AttachDynamoDb(const std::string& table, const TableOptions& o, OpenTable
       std::make_unique<dynamodb::DynamoDbCoordinationTable>(*open.dynamodb, settings.table_name);
   open.dynamodb_table = coordination.get();
   if (settings.auto_create) {
-    open.coordination = std::move(coordination);
+    open.coordination = open.Metered(std::move(coordination));
   } else {
-    open.coordination = std::make_unique<MissingTableHint>(std::move(coordination));
+    open.coordination = open.Metered(std::make_unique<MissingTableHint>(std::move(coordination)));
   }
   std::string table_path = table;
   while (!table_path.empty() && table_path.back() == '/') table_path.pop_back();
@@ -173,6 +180,7 @@ StatusOr<OpenTable> OpenS3(const std::string& table, const TableOptions& o) {
   if (!o.profile.empty()) overrides.profile = o.profile;
   DC_ASSIGN_OR_RETURN(aws::AwsServiceConfig service, aws::ResolveServiceConfig("s3", overrides));
   OpenTable open;
+  open.meter = NewMeterIfRequested();
   DC_ASSIGN_OR_RETURN(open.mode, S3Mode(o));
   S3StoreConfig config;
   config.bucket = location.bucket;
@@ -182,8 +190,9 @@ StatusOr<OpenTable> OpenS3(const std::string& table, const TableOptions& o) {
   if (!o.profile.empty()) creds.profile = o.profile;
   open.http = aws::NewCurlHttpClient();
   open.credentials = aws::DefaultCredentialsChain(creds);
-  auto s3 = std::make_unique<S3ObjectStore>(config, *open.http, *open.credentials);
-  open.uri = s3->Describe();
+  auto s3_store = std::make_unique<S3ObjectStore>(config, *open.http, *open.credentials);
+  open.uri = s3_store->Describe();
+  std::unique_ptr<ObjectStore> s3 = open.Metered(std::move(s3_store));
   if (o.create_dynamodb_table && open.mode != "s3-dynamodb") {
     return InvalidArgumentError("--create-dynamodb-table: only for --log-store s3-dynamodb "
                                 "(this table commits with " + open.mode + ")");
@@ -240,7 +249,8 @@ StatusOr<OpenTable> OpenLocal(const std::string& table, const TableOptions& o) {
   open.uri = absolute.lexically_normal().string();
   while (open.uri.size() > 1 && open.uri.back() == '/') open.uri.pop_back();
   open.mode = "local";
-  open.store = std::make_unique<PosixObjectStore>(open.uri);
+  open.meter = NewMeterIfRequested();
+  open.store = open.Metered(std::make_unique<PosixObjectStore>(open.uri));
   open.log = std::make_unique<ObjectStoreLogStore>(*open.store, "local");
   return open;
 }
@@ -248,6 +258,22 @@ StatusOr<OpenTable> OpenLocal(const std::string& table, const TableOptions& o) {
 StatusOr<OpenTable> OpenTableUnchecked(const std::string& table, const TableOptions& options);
 
 }  // namespace
+
+std::unique_ptr<ObjectStore> OpenTable::Metered(std::unique_ptr<ObjectStore> port) {
+  if (meter == nullptr) return port;
+  return std::make_unique<MeteringObjectStore>(std::move(port), *meter);
+}
+
+std::unique_ptr<CoordinationTable> OpenTable::Metered(std::unique_ptr<CoordinationTable> port) {
+  if (meter == nullptr) return port;
+  return std::make_unique<MeteringCoordinationTable>(std::move(port), *meter);
+}
+
+std::unique_ptr<CommitServiceClient> OpenTable::Metered(
+    std::unique_ptr<CommitServiceClient> port) {
+  if (meter == nullptr) return port;
+  return std::make_unique<MeteringCommitServiceClient>(std::move(port), *meter);
+}
 
 SnapshotRequest OpenTable::Request(std::optional<Version> version) const {
   SnapshotRequest request;

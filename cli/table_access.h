@@ -21,6 +21,7 @@
 #include "deltacommit/commit_service_client.h"
 #include "deltacommit/coordination_table.h"
 #include "deltacommit/log_store.h"
+#include "deltacommit/metering.h"
 #include "deltacommit/object_store.h"
 #include "deltacommit/parquet_handler.h"
 #include "deltacommit/snapshot.h"
@@ -56,6 +57,9 @@ StatusOr<std::map<std::string, std::string>> ParseStorageOptions(const TableOpti
 struct OpenTable {
   std::string uri;  // normalised: absolute path, or s3://bucket/prefix
   std::string mode;  // the log store chosen: "local", "s3-conditional", ...
+  // DELTACOMMIT_METER=1 only: counts the remote calls of the ports below
+  // (benchmarks). Declared first so that it outlives the wrappers.
+  std::unique_ptr<CallMeter> meter;
   // Declared before the store so they outlive it.
   std::unique_ptr<aws::HttpClient> http;
   std::unique_ptr<aws::CredentialsProvider> credentials;
@@ -74,6 +78,11 @@ struct OpenTable {
   std::unique_ptr<CommitServiceClient> service;
   std::unique_ptr<LogStore> log;
   std::unique_ptr<ParquetHandler> parquet;  // checkpoints; DuckDB opened on first use
+
+  // `port` wrapped in a metering wrapper when `meter` is set, else as is.
+  std::unique_ptr<ObjectStore> Metered(std::unique_ptr<ObjectStore> port);
+  std::unique_ptr<CoordinationTable> Metered(std::unique_ptr<CoordinationTable> port);
+  std::unique_ptr<CommitServiceClient> Metered(std::unique_ptr<CommitServiceClient> port);
 
   // A snapshot request that reads checkpoints through `parquet`.
   SnapshotRequest Request(std::optional<Version> version = std::nullopt) const;

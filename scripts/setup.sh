@@ -11,6 +11,7 @@ PACKAGES=(
   libboost1.81-dev libtomlplusplus-dev
   awscli python3-yaml
   clang libclang-rt-14-dev  # preset fuzz: clang 14 and its libFuzzer/sanitizer runtimes
+  gnuplot-nox  # docs/bench-commit-modes.png (bench/commit_modes_plot.gp)
 )
 
 missing=()

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -175,6 +176,54 @@ TEST_F(CliTest, AppIdMakesACommitIdempotent) {
   EXPECT_EQ(again.exit_code, 0) << again.err;
   EXPECT_NE(again.out.find("already committed"), std::string::npos) << again.out;
   EXPECT_EQ(AddCounts()["a.parquet"], 1);
+}
+
+// The benchmarks' counts: with DELTACOMMIT_METER=1 each line carries the
+// remote calls of that commit by kind; without it none are counted.
+TEST_F(CliTest, DemoWriterReportsLatencyAndMeteredCallsWhenAsked) {
+  Create();
+  ASSERT_EQ(setenv("DELTACOMMIT_METER", "1", 1), 0);
+  CliResult metered = RunCli({"demo-writer", table_, "--commits", "2", "--out", dir_ + "/m.jsonl"});
+  unsetenv("DELTACOMMIT_METER");
+  ASSERT_EQ(metered.exit_code, 0) << metered.err;
+  CliResult plain = RunCli({"demo-writer", table_, "--commits", "1", "--out", dir_ + "/p.jsonl"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  std::ifstream in(dir_ + "/m.jsonl");
+  std::string line;
+  int lines = 0;
+  while (std::getline(in, line)) {
+    auto j = nlohmann::json::parse(line);
+    ++lines;
+    EXPECT_GT(j["latency_ms"].get<double>(), 0.0) << line;
+    // The snapshot load lists the log; the commit writes its file once.
+    EXPECT_EQ(j["calls"]["s3_put"], 1) << line;
+    EXPECT_GE(j["calls"]["s3_list"].get<int>(), 1) << line;
+    EXPECT_EQ(j["calls"]["dynamodb_write"], 0) << line;
+  }
+  EXPECT_EQ(lines, 2);
+  auto unmetered = nlohmann::json::parse(testing::Slurp(dir_ + "/p.jsonl"));
+  EXPECT_FALSE(unmetered.contains("calls")) << unmetered.dump();
+  EXPECT_TRUE(unmetered.contains("latency_ms")) << unmetered.dump();
+}
+
+// The benchmarks' conflicting mix and their checkpoints, as Delta writers
+// write them (every 10 versions by default).
+TEST_F(CliTest, DemoWriterRemovesAFilePerCommitAndCheckpointsWhenAsked) {
+  Create();
+  CliResult adds = RunCli({"demo-writer", table_, "--commits", "3", "--out", dir_ + "/a.jsonl"});
+  ASSERT_EQ(adds.exit_code, 0) << adds.err;
+  CliResult mix = RunCli({"demo-writer", table_, "--writer", "1", "--commits", "7", "--remove-one",
+                          "--checkpoint", "--out", dir_ + "/m.jsonl"});
+  ASSERT_EQ(mix.exit_code, 0) << mix.err;
+  int removes = 0;
+  for (const auto& [v, actions] : ReadAllCommits()) {
+    for (const Action& a : actions) removes += std::holds_alternative<RemoveFile>(a) ? 1 : 0;
+  }
+  EXPECT_EQ(removes, 7);
+  EXPECT_TRUE(
+      std::filesystem::exists(table_ + "/_delta_log/00000000000000000010.checkpoint.parquet"));
+  EXPECT_FALSE(
+      std::filesystem::exists(table_ + "/_delta_log/00000000000000000003.checkpoint.parquet"));
 }
 
 TEST_F(CliTest, WritersKilledAtRandomMomentsLeaveASoundLog) {

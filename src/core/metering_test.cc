@@ -1,0 +1,101 @@
+#include "deltacommit/metering.h"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+#include <vector>
+
+#include "testing/memory_coordination_table.h"
+#include "testing/memory_object_store.h"
+
+namespace deltacommit {
+namespace {
+
+TEST(MeteringObjectStore, CountsEachCallByKindAndForwardsIt) {
+  CallMeter meter;
+  MeteringObjectStore store(std::make_unique<MemoryObjectStore>(), meter);
+  ASSERT_TRUE(store.PutIfAbsent("t/a", "1").ok());
+  EXPECT_FALSE(store.PutIfAbsent("t/a", "2")
+                   .ok());  // refused, but a request all the same
+  ASSERT_TRUE(store.Put("t/b", "2").ok());
+  EXPECT_EQ(*store.Get("t/a"), "1");
+  ASSERT_TRUE(store.Head("t/b").ok());
+  EXPECT_EQ(store.List("t/")->size(), 2u);
+  ASSERT_TRUE(store.Copy("t/a", "t/c", true).ok());
+  ASSERT_TRUE(store.Delete("t/c").ok());
+  EXPECT_EQ(meter.Count(CallKind::kS3Put), 3);
+  EXPECT_EQ(meter.Count(CallKind::kS3Get), 1);
+  EXPECT_EQ(meter.Count(CallKind::kS3Head), 1);
+  EXPECT_EQ(meter.Count(CallKind::kS3List), 1);
+  EXPECT_EQ(meter.Count(CallKind::kS3Copy), 1);
+  EXPECT_EQ(meter.Count(CallKind::kS3Delete), 1);
+  EXPECT_EQ(meter.Count(CallKind::kDynamoDbRead), 0);
+}
+
+TEST(MeteringCoordinationTable, CountsReadsAndWrites) {
+  CallMeter meter;
+  MeteringCoordinationTable table(std::make_unique<MemoryCoordinationTable>(),
+                                  meter);
+  ExternalCommitEntry entry{
+      "s3://b/t", "00000000000000000000.json", ".tmp/x", false, {}};
+  ASSERT_TRUE(table.PutIfAbsent(entry).ok());
+  entry.complete = true;
+  entry.expire_time = 100;
+  ASSERT_TRUE(table.Put(entry).ok());
+  EXPECT_EQ(**table.Get("s3://b/t", entry.file_name), entry);
+  EXPECT_EQ(**table.GetLatest("s3://b/t"), entry);
+  EXPECT_EQ(table.ListPage("s3://b/t", "", 10)->entries.size(), 1u);
+  EXPECT_EQ(meter.Count(CallKind::kDynamoDbWrite), 2);
+  EXPECT_EQ(meter.Count(CallKind::kDynamoDbRead), 3);
+  EXPECT_EQ(meter.Count(CallKind::kS3Put), 0);
+}
+
+class FixedService : public CommitServiceClient {
+ public:
+  std::string Describe() const override { return "fixed"; }
+  std::string Url() const override { return "http://fixed"; }
+  ServiceCommitResult Commit(const ServiceCommitRequest& request) override {
+    return {OkStatus(), request.version, 0, false, false, std::nullopt, ""};
+  }
+  StatusOr<PendingCommits> GetPendingCommits(std::string_view,
+                                             Version) override {
+    return PendingCommits{7, {}};
+  }
+};
+
+TEST(MeteringCommitServiceClient, CountsCommitsAndPendingListings) {
+  CallMeter meter;
+  MeteringCommitServiceClient client(std::make_unique<FixedService>(), meter);
+  ServiceCommitRequest request;
+  request.version = 3;
+  EXPECT_EQ(client.Commit(request).version, 3);
+  EXPECT_EQ(client.Commit(request).version, 3);
+  EXPECT_EQ(client.GetPendingCommits("s3://b/t", 0)->latest_version, 7);
+  EXPECT_EQ(client.Url(), "http://fixed");
+  EXPECT_EQ(meter.Count(CallKind::kServiceCommit), 2);
+  EXPECT_EQ(meter.Count(CallKind::kServicePending), 1);
+}
+
+TEST(CallMeter, CountsFromManyThreadsWithoutLosingAny) {
+  CallMeter meter;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&meter] {
+      for (int i = 0; i < 10000; ++i) meter.Add(CallKind::kS3Get);
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(meter.Count(CallKind::kS3Get), 40000);
+}
+
+TEST(CallMeter, CountsNameEveryKind) {
+  CallMeter meter;
+  meter.Add(CallKind::kDynamoDbWrite);
+  auto counts = meter.Counts();
+  EXPECT_EQ(counts.size(), static_cast<size_t>(kCallKinds));
+  EXPECT_EQ(counts.at("dynamodb_write"), 1);
+  EXPECT_EQ(counts.at("service_pending"), 0);
+}
+
+}  // namespace
+}  // namespace deltacommit
