@@ -82,6 +82,11 @@ StatusOr<json> ParseObject(std::string_view body) {
                                         std::to_string(body.size());
     return InvalidArgumentError("the body is not valid JSON (" + where +
                                 "); send one JSON object (Content-Type: application/json)");
+  } catch (const json::out_of_range&) {
+    // A number beyond what a double holds (e.g. 6e424242); found by the
+    // commit_body fuzzer. No field of a commit takes such a number.
+    return InvalidArgumentError("the body holds a number out of range; send one JSON object "
+                                "(Content-Type: application/json)");
   }
   if (shape.too_deep) {
     return InvalidArgumentError("the body nests objects or arrays more than " +

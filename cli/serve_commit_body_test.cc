@@ -118,6 +118,8 @@ TEST(ParseCommitBodyTest, MalformedJsonNamesOnlyThePosition) {
             "the body is not valid JSON (it ends early, after 0 bytes); send one JSON object "
             "(Content-Type: application/json)");
   EXPECT_EQ(Refusal("[1]"), "the body must be a JSON object, not an array");
+  EXPECT_THAT(Refusal("6e424242"), HasSubstr("the body holds a number out of range"));
+  EXPECT_THAT(Refusal(Body(R"("version":1e999)")), HasSubstr("a number out of range"));
 }
 
 TEST(ParseCommitBodyTest, UnknownFieldsAreNamed) {
