@@ -1,21 +1,26 @@
-// `deltacommit demo`: the main job on embedded defaults. Creates a local
-// table, starts several writer processes that append generated CSV batches
-// concurrently (each through `deltacommit append`: Parquet data files and a
-// blind append) and two that race to compact the same data file, then
-// prints the history, each writer's outcome, and a verification of the
-// result that reads the data back.
+// `deltacommit demo`: the main job on embedded defaults. Starts a commit
+// service (`deltacommit serve` on SQLite state) serving a local table
+// directory, creates a table, starts several writer processes that append
+// generated CSV batches concurrently through the service (each through
+// `deltacommit append`: Parquet data files and a blind append) and two that
+// race to compact the same data file, then prints the history, each
+// writer's outcome, and a verification of the result that reads the data
+// back. `--log-store local` does the same without the service.
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <iterator>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -29,12 +34,9 @@
 extern char** environ;
 
 namespace deltacommit::cli {
-namespace {
 
-// Starts `self` with `args`; stdout into `out_file` (and stderr into
-// `out_file`.err) when given. -1 when it could not start.
-pid_t Spawn(const std::string& self, const std::vector<std::string>& args,
-            const std::string& out_file = {}) {
+pid_t SpawnSelf(const std::string& self, const std::vector<std::string>& args,
+                const std::string& out_file) {
   std::vector<char*> argv;
   argv.push_back(const_cast<char*>(self.c_str()));
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
@@ -52,6 +54,8 @@ pid_t Spawn(const std::string& self, const std::vector<std::string>& args,
   return pid;
 }
 
+namespace {
+
 // One progress line: rewritten in place on a terminal, else printed when it
 // changes (at most every second) so logs stay readable.
 void PrintProgress(int64_t commits, int64_t expected, size_t done, size_t writers) {
@@ -59,7 +63,7 @@ void PrintProgress(int64_t commits, int64_t expected, size_t done, size_t writer
   static std::string last;
   static auto last_print = std::chrono::steady_clock::time_point{};
   std::string line = "  progress: " + std::to_string(commits) + "/" + std::to_string(expected) +
-                     " commits, " + std::to_string(done) + "/" + std::to_string(writers) +
+                     " appends, " + std::to_string(done) + "/" + std::to_string(writers) +
                      " writers finished";
   auto now = std::chrono::steady_clock::now();
   if (line == last) return;
@@ -69,8 +73,19 @@ void PrintProgress(int64_t commits, int64_t expected, size_t done, size_t writer
   std::cout << (tty ? "\r" : "") << line << (tty ? "   " : "\n") << std::flush;
 }
 
-// Waits for the children, printing the table's progress meanwhile.
-bool WaitAll(std::vector<pid_t>& pids, const std::string& table, int64_t expected_versions) {
+// Appends acknowledged so far: the lines the appenders have written.
+int64_t AppendsDone(const std::string& dir, int writers) {
+  int64_t lines = 0;
+  for (int w = 0; w < writers; ++w) {
+    std::ifstream in(dir + "/writer-" + std::to_string(w) + ".jsonl");
+    lines += std::count(std::istreambuf_iterator<char>(in), {}, '\n');
+  }
+  return lines;
+}
+
+// Waits for the children, printing the appends' progress meanwhile.
+bool WaitAll(std::vector<pid_t>& pids, const std::string& dir, int writers,
+             int64_t expected_appends) {
   bool all_ok = true;
   size_t done = 0;
   std::vector<bool> finished(pids.size(), false);
@@ -86,7 +101,7 @@ bool WaitAll(std::vector<pid_t>& pids, const std::string& table, int64_t expecte
         all_ok = all_ok && ok;
       }
     }
-    PrintProgress(CountCommits(table) - 1, expected_versions, done, pids.size());
+    PrintProgress(AppendsDone(dir, writers), expected_appends, done, pids.size());
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   if (isatty(STDOUT_FILENO)) std::cout << "\n";
@@ -99,11 +114,29 @@ struct DemoArgs {
   int commits = 25;
   int rows = 100;
   bool keep = false;
+  std::string log_store = "service";  // or "local": no commit service
 };
+
+// Starts the commit service and hands its URL and token to the processes
+// this one starts (through the environment: not on their command lines).
+StatusOr<std::optional<DemoService>> StartService(const DemoArgs& args, const std::string& self,
+                                                  const std::string& dir) {
+  if (args.log_store == "local") return std::optional<DemoService>();
+  DC_ASSIGN_OR_RETURN(DemoService service, DemoService::Start(self, dir));
+  setenv("DELTACOMMIT_SERVICE_URL", service.url().c_str(), 1);
+  setenv("DELTACOMMIT_SERVICE_TOKEN", service.token().c_str(), 1);
+  std::cout << "  commit service: " << service.url() << " (deltacommit serve, SQLite state "
+            << dir << "/state.sqlite, log " << dir << "/serve.log.err)\n";
+  return std::optional<DemoService>(std::move(service));
+}
 
 int RunDemo(const DemoArgs& args, const std::string& self) {
   if (args.writers < 1 || args.commits < 1 || args.rows < 1) {
     return ReportError(InvalidArgumentError("--writers, --commits and --rows must be at least 1"));
+  }
+  if (args.log_store != "service" && args.log_store != "local") {
+    return ReportError(InvalidArgumentError("--log-store \"" + args.log_store +
+                                            "\": the demo runs service (default) or local"));
   }
   std::string dir = args.dir;
   if (dir.empty()) {
@@ -111,28 +144,47 @@ int RunDemo(const DemoArgs& args, const std::string& self) {
     if (mkdtemp(tmpl) == nullptr) return ReportError(InternalError("mkdtemp failed"));
     dir = tmpl;
   }
+  std::error_code made;
+  std::filesystem::create_directories(dir, made);
+  // The service's [local] root and its token's table prefix: absolute.
+  if (!made) dir = std::filesystem::absolute(dir, made).lexically_normal().string();
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  if (made) return ReportError(InvalidArgumentError("--dir " + dir + ": " + made.message()));
   const std::string table = dir + "/events";
   std::cout << "deltacommit demo: " << args.writers << " writer processes x " << args.commits
             << " CSV batches of " << args.rows << " rows appended as Parquet data files, plus 2 "
-            << "racing compactions\n"
+            << "racing compactions, committed through "
+            << (args.log_store == "local" ? "the local log store" : "a commit service") << "\n"
             << "  table: " << table << "\n";
-  Status st = DemoCreateTable(table);
+  StatusOr<std::optional<DemoService>> service = StartService(args, self, dir);
+  if (!service.ok()) return ReportError(service.status());
+  Status st = DemoCreateTable(table, args.log_store);
   if (!st.ok()) return ReportError(st);
   std::vector<pid_t> pids;
   for (int w = 0; w < args.writers; ++w) {
-    pids.push_back(Spawn(self, {"demo-appender", table, "--writer", std::to_string(w),
-                                "--commits", std::to_string(args.commits), "--rows",
-                                std::to_string(args.rows), "--self", self, "--out",
-                                dir + "/writer-" + std::to_string(w) + ".jsonl"}));
+    pids.push_back(SpawnSelf(self, {"demo-appender", table, "--writer", std::to_string(w),
+                                    "--commits", std::to_string(args.commits), "--rows",
+                                    std::to_string(args.rows), "--self", self, "--log-store",
+                                    args.log_store, "--out",
+                                    dir + "/writer-" + std::to_string(w) + ".jsonl"}));
   }
   for (int c = 0; c < 2; ++c) {
-    pids.push_back(Spawn(self, {"demo-compactor", table, "--name", "compactor-" + std::to_string(c), "--out",
-                                dir + "/compactor-" + std::to_string(c) + ".jsonl"}));
+    pids.push_back(SpawnSelf(self, {"demo-compactor", table, "--name",
+                                    "compactor-" + std::to_string(c), "--log-store",
+                                    args.log_store, "--out",
+                                    dir + "/compactor-" + std::to_string(c) + ".jsonl"}));
   }
   for (pid_t p : pids) {
     if (p < 0) return ReportError(InternalError("could not start a writer process"));
   }
-  bool ok = WaitAll(pids, table, int64_t{args.writers} * args.commits + 1);
+  bool ok = WaitAll(pids, dir, args.writers, int64_t{args.writers} * args.commits);
+  if (service->has_value()) {
+    Status stopped = (*service)->Stop();
+    if (!stopped.ok()) {
+      std::cout << "commit service: " << stopped.message() << "\n";
+      ok = false;
+    }
+  }
   int rc = DemoReport(self, table, dir, args.writers, args.commits, args.rows);
   if (!ok) {
     std::cout << "a writer process failed (see messages above)\n";
@@ -151,7 +203,7 @@ int RunDemo(const DemoArgs& args, const std::string& self) {
 
 int RunSelf(const std::string& self, const std::vector<std::string>& args,
             const std::string& out_file) {
-  const pid_t pid = Spawn(self, args, out_file);
+  const pid_t pid = SpawnSelf(self, args, out_file);
   if (pid < 0) return -1;
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
@@ -170,12 +222,18 @@ void RegisterDemo(CLI::App& app, int* exit_code, const char* self_path) {
   auto args = std::make_shared<DemoArgs>();
   const std::string self = SelfPath(self_path);
   CLI::App* cmd = app.add_subcommand(
-      "demo", "Run the main job: concurrent writer processes on a local table, verified");
+      "demo",
+      "Run the main job: a commit service and concurrent writer processes on a local table, "
+      "verified");
   cmd->add_option("--dir", args->dir, "Work directory (default: a new temp dir, removed after)");
   cmd->add_option("--writers", args->writers, "Writer processes")->capture_default_str();
   cmd->add_option("--commits", args->commits, "Commits per writer")->capture_default_str();
   cmd->add_option("--rows", args->rows, "Rows per commit")->capture_default_str();
   cmd->add_flag("--keep", args->keep, "Keep the work directory");
+  cmd->add_option("--log-store", args->log_store,
+                  "service: through a commit service the demo starts; local: straight to the "
+                  "table")
+      ->capture_default_str();
   cmd->callback([args, exit_code, self] { *exit_code = RunDemo(*args, self); });
   RegisterDemoWorkers(app, exit_code);
   RegisterDemoAppenders(app, exit_code);

@@ -37,6 +37,7 @@ std::string BatchCsv(int writer, int batch, int rows) {
 
 struct AppenderArgs {
   std::string table, out, name, self;
+  std::string log_store = "local";
   int writer = 0, commits = 1, rows = 100;
 };
 
@@ -52,7 +53,8 @@ int RunAppender(const AppenderArgs& a) {
     const std::string csv = (batches / (name + ".csv")).string();
     std::ofstream(csv) << BatchCsv(a.writer, b, a.rows);
     const std::string reply = (batches / (name + ".out")).string();
-    const int rc = RunSelf(a.self, {"append", a.table, csv, "--json", "--quiet"}, reply);
+    const int rc = RunSelf(
+        a.self, {"append", a.table, csv, "--json", "--quiet", "--log-store", a.log_store}, reply);
     std::ifstream in(reply);
     std::string first_line;
     std::getline(in, first_line);
@@ -88,7 +90,9 @@ StatusOr<AddFile> CompactionTarget(LogStore& log) {
 // (so they truly race), rewrites the file under a new name and commits the
 // swap; the loser deletes its copy.
 int RunCompactor(const AppenderArgs& a) {
-  auto table = OpenTableUri(a.table, {});
+  TableOptions options;
+  options.log_store = a.log_store;
+  auto table = OpenTableUri(a.table, options);
   if (!table.ok()) return ReportError(table.status());
   auto target = CompactionTarget(*table->log);
   if (!target.ok()) return ReportError(target.status());
@@ -110,9 +114,9 @@ int RunCompactor(const AppenderArgs& a) {
   if (Status put = table->store->PutIfAbsent(compacted.path, *data); !put.ok()) {
     return ReportError(put);
   }
-  TransactionOptions options;
-  options.operation = "OPTIMIZE";
-  Transaction txn(*table->log, *snapshot, options, SystemClock(), RealSleeper());
+  TransactionOptions txn_options;
+  txn_options.operation = "OPTIMIZE";
+  Transaction txn(*table->log, *snapshot, txn_options, SystemClock(), RealSleeper());
   txn.AddReadFile(target->path);
   RemoveFile rm;
   rm.path = target->path;
@@ -141,6 +145,7 @@ void RegisterDemoAppenders(CLI::App& app, int* exit_code) {
   appender->add_option("--rows", w->rows);
   appender->add_option("--out", w->out)->required();
   appender->add_option("--self", w->self)->required();
+  appender->add_option("--log-store", w->log_store);
   appender->callback([w, exit_code] { *exit_code = RunAppender(*w); });
 
   auto c = std::make_shared<AppenderArgs>();
@@ -148,6 +153,7 @@ void RegisterDemoAppenders(CLI::App& app, int* exit_code) {
   compactor->add_option("table", c->table)->required();
   compactor->add_option("--name", c->name)->required();
   compactor->add_option("--out", c->out)->required();
+  compactor->add_option("--log-store", c->log_store);
   compactor->callback([c, exit_code] { *exit_code = RunCompactor(*c); });
 }
 

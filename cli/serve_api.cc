@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "service/config/local_tables.h"
 #include "service/config/s3_endpoints.h"
 #include "service/config/table_uri.h"
 
@@ -53,20 +54,44 @@ std::optional<ApiError> ServeApi::Prepare(const CommitBody& body,
   }
   Status allowed = service::Authorize(token, *table, service::Action::kCommit);
   if (!allowed.ok()) return ErrorFor(allowed);
-  StatusOr<service::S3EndpointConfig> endpoint =
-      service::ResolveS3Endpoint(deps_.config->s3, table->bucket, body.endpoint);
-  if (!endpoint.ok()) return ErrorFor(endpoint.status());
-  if (body.credentials_problem) {
-    return ApiError{422, "credentials_invalid", *body.credentials_problem, {}, {}};
-  }
   out.access.table = table->uri;
-  out.access.endpoint = {endpoint->name, endpoint->service, endpoint->enforces_if_none_match};
-  out.access.credentials = body.credentials;
+  if (table->is_local()) {
+    if (std::optional<ApiError> refused = PrepareLocal(body, *table)) return refused;
+    out.access.endpoint = {"local", {}, /*enforces_if_none_match=*/true};
+  } else {
+    StatusOr<service::S3EndpointConfig> endpoint =
+        service::ResolveS3Endpoint(deps_.config->s3, table->bucket, body.endpoint);
+    if (!endpoint.ok()) return ErrorFor(endpoint.status());
+    if (body.credentials_problem) {
+      return ApiError{422, "credentials_invalid", *body.credentials_problem, {}, {}};
+    }
+    out.access.endpoint = {endpoint->name, endpoint->service, endpoint->enforces_if_none_match};
+    out.access.credentials = body.credentials;
+  }
   out.version = body.version;
   out.append = body.append;
   out.read_version = body.read_version;
   out.actions = body.actions;
   out.staged_file = body.staged_file;
+  return std::nullopt;
+}
+
+// A local table: under a [local] root, and with nothing that only an S3
+// table takes (refused rather than ignored: a client sending AWS secrets to
+// a service that does not need them has mistaken the table).
+std::optional<ApiError> ServeApi::PrepareLocal(const CommitBody& body,
+                                               const service::TableUri& table) const {
+  Status served = service::CheckLocalTable(deps_.config->local, table);
+  if (!served.ok()) return ErrorFor(served);
+  if (!body.endpoint.empty()) {
+    return ErrorFor(InvalidArgumentError("field \"endpoint\": " + table.uri +
+                                         " is a local table, which has no S3 endpoint"));
+  }
+  if (body.has_credentials) {
+    return ErrorFor(InvalidArgumentError(
+        "field \"credentials\": " + table.uri +
+        " is a local table, which the service writes as its own user: send no credentials"));
+  }
   return std::nullopt;
 }
 

@@ -22,6 +22,7 @@
 #include "service/commits/commit_service.h"
 #include "service/config/auth.h"
 #include "service/config/service_config.h"
+#include "service/config/table_uri.h"
 #include "service/http/json_logger.h"
 #include "service/http/metrics.h"
 #include "service/http/router.h"
@@ -61,6 +62,8 @@ class ServeApi {
   // The commit request for `body` from `token` in `out`, or the refusal.
   std::optional<ApiError> Prepare(const CommitBody& body, const service::TokenConfig& token,
                                   service::CommitRequest& out) const;
+  std::optional<ApiError> PrepareLocal(const CommitBody& body,
+                                       const service::TableUri& table) const;
   http::Response Commit(const http::Request& request, const service::TokenConfig& token,
                         const CommitBody& body);
   // Logs the outcome of a commit request: `error` when refused, else

@@ -7,6 +7,7 @@
 
 #include "serve_api.h"
 #include "serve_state_store.h"
+#include "service/config/local_tables.h"
 #include "service/config/table_uri.h"
 
 namespace deltacommit::cli {
@@ -53,6 +54,7 @@ http::Response ServeApi::GetPendingCommits(const http::Request& request) {
       service::NormalizeTableUri(request.PathParam("table").value_or(""));
   if (!table.ok()) return ErrorAnswer(ErrorFor(table.status()));
   Status allowed = service::Authorize(**token, *table, service::Action::kRead);
+  if (allowed.ok() && table->is_local()) allowed = service::CheckLocalTable(deps_.config->local, *table);
   if (!allowed.ok()) return ErrorAnswer(ErrorFor(allowed));
   StatusOr<Version> start = StartVersion(request);
   if (!start.ok()) return ErrorAnswer(ErrorFor(start.status()));

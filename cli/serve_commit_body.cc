@@ -142,6 +142,7 @@ Status ReadCredentials(const json& value, CommitBody& out) {
   if (!value.is_object()) return WrongType("credentials", "an object", value);
   aws::Credentials& c = out.credentials;
   c.source = "request";
+  out.has_credentials = true;
   for (const auto& [key, field] : value.items()) {
     const std::string name = "credentials." + key;
     if (key == "access_key_id") {

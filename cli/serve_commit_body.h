@@ -31,6 +31,7 @@ struct CommitBody {
   // As sent (source "request"); missing fields stay empty, and the commit
   // service answers them with credentials_invalid (422).
   aws::Credentials credentials;
+  bool has_credentials = false;  // the body has a "credentials" field
   // Set when credentials.expiration is not an RFC 3339 time: also 422,
   // after the request is authorised.
   std::optional<std::string> credentials_problem;

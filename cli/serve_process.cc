@@ -13,6 +13,7 @@
 #include "serve_state_store.h"
 #include "service/commits/commit_service.h"
 #include "service/commits/s3_object_store_factory.h"
+#include "service/commits/table_store_factory.h"
 #include "service/config/auth.h"
 #include "service/http/http_server.h"
 #include "service/http/run_until_signal.h"
@@ -83,7 +84,8 @@ class Service {
         logger_(logger),
         state_(std::move(state)),
         commit_metrics_(metrics_),
-        stores_(*s3_http_, commit_metrics_),
+        s3_stores_(*s3_http_, commit_metrics_),
+        stores_(s3_stores_),
         commits_(state_->store(), stores_, WithObservers(CommitOptions(config), level)),
         authenticator_(config.tokens),
         api_({&config_, &authenticator_, &commits_, &state_->store(), &commit_metrics_, &metrics_,
@@ -99,7 +101,8 @@ class Service {
     logger_.Info("serving", {{"port", server.port()},
                              {"state_store", state_->store().Describe()},
                              {"config", config_.source},
-                             {"tokens", config_.tokens.size()}});
+                             {"tokens", config_.tokens.size()},
+                             {"local_roots", config_.local.roots}});
     Status port_written = OkStatus();
     int signal = http::RunUntilSignal(server, [&] {
       if (!port_file.empty()) port_written = WritePortFile(port_file, server.port());
@@ -128,7 +131,8 @@ class Service {
   http::Metrics metrics_;
   CommitMetrics commit_metrics_;
   std::unique_ptr<aws::HttpClient> s3_http_ = aws::NewCurlHttpClient();
-  service::S3ObjectStoreFactory stores_;
+  service::S3ObjectStoreFactory s3_stores_;
+  service::TableStoreFactory stores_;  // S3 and [local] tables
   service::CommitService commits_;
   service::Authenticator authenticator_;
   ServeApi api_;

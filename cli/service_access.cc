@@ -72,6 +72,19 @@ StatusOr<aws::StsClientConfig> StsConfig(const TableOptions& o,
   return aws::StsClientConfig{*sts, {}};
 }
 
+// open.log: the service's or the coordinated log store of `table_uri`.
+void AttachServiceLogStore(bool assign_versions, const std::string& table_uri, OpenTable& open) {
+  if (open.mode == "service") {
+    auto log = std::make_unique<ServiceLogStore>(*open.store, *open.service, table_uri);
+    if (!assign_versions) log->DisableAssignedVersions();
+    open.log = std::move(log);
+  } else {
+    auto log = std::make_unique<CoordinatedLogStore>(*open.store, *open.service, table_uri);
+    if (!assign_versions) log->DisableAssignedVersions();
+    open.log = std::move(log);
+  }
+}
+
 }  // namespace
 
 Status AttachCommitService(const TableOptions& o, const aws::AwsServiceConfig& s3,
@@ -93,15 +106,23 @@ Status AttachCommitService(const TableOptions& o, const aws::AwsServiceConfig& s
       session);
   open.service = open.Metered(std::make_unique<service_client::HttpCommitServiceClient>(
       std::move(options), *open.http, *open.service_credentials));
-  if (open.mode == "service") {
-    auto log = std::make_unique<ServiceLogStore>(*open.store, *open.service, open.uri);
-    if (!assign_versions) log->DisableAssignedVersions();
-    open.log = std::move(log);
-  } else {
-    auto log = std::make_unique<CoordinatedLogStore>(*open.store, *open.service, open.uri);
-    if (!assign_versions) log->DisableAssignedVersions();
-    open.log = std::move(log);
+  AttachServiceLogStore(assign_versions, open.uri, open);
+  return OkStatus();
+}
+
+Status AttachLocalCommitService(const TableOptions& o, OpenTable& open) {
+  if (!o.service_endpoint.empty()) {
+    return InvalidArgumentError("--service-endpoint: only for s3:// tables (a local table has no "
+                                "S3 endpoint)");
   }
+  DC_ASSIGN_OR_RETURN(service_client::CommitServiceOptions options,
+                      service_client::ResolveCommitServiceOptions(o.service_url, o.service_token,
+                                                                  o.service_endpoint));
+  open.http = aws::NewCurlHttpClient();
+  open.credentials = aws::StaticCredentialsProvider(aws::Credentials{});
+  open.service = open.Metered(std::make_unique<service_client::HttpCommitServiceClient>(
+      std::move(options), *open.http, *open.credentials));
+  AttachServiceLogStore(/*assign_versions=*/true, "file://" + open.uri, open);
   return OkStatus();
 }
 

@@ -24,6 +24,13 @@ namespace deltacommit::cli {
 Status AttachCommitService(const TableOptions& options, const aws::AwsServiceConfig& s3,
                            OpenTable& open);
 
+// The same for a local table (open.mode "service" or "coordinated"): the
+// service writes it as its own user (under one of its [local] roots), so no
+// credentials are fetched or sent and there is no S3 endpoint to name.
+// Sets open.http, open.credentials (empty, never asked), open.service and
+// open.log. REQUIRES: open.store and open.uri (the absolute path) are set.
+Status AttachLocalCommitService(const TableOptions& options, OpenTable& open);
+
 // kInvalidArgument when --service-url, --service-token or --service-endpoint
 // is given for a mode that does not use the commit service.
 Status CheckNoServiceOptions(const TableOptions& options, const std::string& mode);

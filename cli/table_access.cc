@@ -229,17 +229,26 @@ Status CheckNoS3Options(const TableOptions& o) {
   return OkStatus();
 }
 
-StatusOr<OpenTable> OpenLocal(const std::string& table, const TableOptions& o) {
-  if (!o.log_store.empty() && o.log_store != "local") {
+// A local table commits with the local log store, or through a commit
+// service that serves it (its [local] roots).
+StatusOr<std::string> LocalMode(const TableOptions& o) {
+  const std::string mode = o.log_store.empty() ? "local" : o.log_store;
+  if (mode != "local" && mode != "service" && mode != "coordinated") {
     return InvalidArgumentError("--log-store \"" + o.log_store +
-                                "\": a local table commits with the local log store");
+                                "\": a local table commits with the local log store, or "
+                                "through a commit service (service, coordinated)");
   }
   if (o.create_dynamodb_table) {
     return InvalidArgumentError("--create-dynamodb-table: only for --log-store s3-dynamodb "
-                                "(a local table commits with the local log store)");
+                                "(this is a local table)");
   }
-  DC_RETURN_IF_ERROR(CheckNoServiceOptions(o, "local"));
+  if (mode == "local") DC_RETURN_IF_ERROR(CheckNoServiceOptions(o, "local"));
   DC_RETURN_IF_ERROR(CheckNoS3Options(o));
+  return mode;
+}
+
+StatusOr<OpenTable> OpenLocal(const std::string& table, const TableOptions& o) {
+  DC_ASSIGN_OR_RETURN(const std::string mode, LocalMode(o));
   std::string path = table.starts_with("file://") ? table.substr(7) : table;
   if (path.empty()) return InvalidArgumentError("table: empty path");
   std::error_code ec;
@@ -248,9 +257,13 @@ StatusOr<OpenTable> OpenLocal(const std::string& table, const TableOptions& o) {
   OpenTable open;
   open.uri = absolute.lexically_normal().string();
   while (open.uri.size() > 1 && open.uri.back() == '/') open.uri.pop_back();
-  open.mode = "local";
+  open.mode = mode;
   open.meter = NewMeterIfRequested();
   open.store = open.Metered(std::make_unique<PosixObjectStore>(open.uri));
+  if (mode != "local") {
+    DC_RETURN_IF_ERROR(AttachLocalCommitService(o, open));
+    return open;
+  }
   open.log = std::make_unique<ObjectStoreLogStore>(*open.store, "local");
   return open;
 }

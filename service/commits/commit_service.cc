@@ -63,8 +63,10 @@ std::optional<CommitReply> CommitService::CheckRequest(const CommitRequest& requ
                               "send either \"actions\" (service mode) or \"staged_file\" "
                               "(coordinated mode), not both or neither");
   }
-  Status credentials = CheckRequestCredentials(request.access.credentials, clock_.NowMillis(),
-                                               options_.min_credentials_validity_ms);
+  Status credentials = request.access.local()
+                           ? OkStatus()
+                           : CheckRequestCredentials(request.access.credentials, clock_.NowMillis(),
+                                                     options_.min_credentials_validity_ms);
   if (!credentials.ok()) {
     return CommitReply::Error(CommitOutcome::kCredentialsInvalid, credentials.message());
   }

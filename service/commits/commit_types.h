@@ -31,11 +31,16 @@ struct S3Endpoint {
 
 // What reaches one table's log: where, and signed as whom.
 struct TableAccess {
-  std::string table;  // normalised "s3://bucket/prefix", already validated
+  // Normalised "s3://bucket/prefix", or "file:///path" for a local table
+  // (service/config/local_tables.h), already validated.
+  std::string table;
   S3Endpoint endpoint;
   // The writer's temporary credentials: in memory only, never logged or
-  // stored; dropped when they expire.
+  // stored; dropped when they expire. None for a local table.
   aws::Credentials credentials;
+  // A local table is written as the service's own user: no credentials to
+  // check or to expire.
+  bool local() const { return table.starts_with("file://"); }
 };
 
 // POST /v1/commits. Exactly one of `actions` (service mode) and

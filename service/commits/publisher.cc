@@ -87,7 +87,8 @@ std::optional<std::string> Publisher::NextDue(std::optional<TimePoint>* wake) {
   const int64_t now_ms = steps_.clock().NowMillis();
   for (auto it = work_.begin(); it != work_.end();) {
     Work& work = it->second;
-    if (!work.running && !CheckRequestCredentials(work.access.credentials, now_ms,
+    if (!work.running && !work.access.local() &&
+        !CheckRequestCredentials(work.access.credentials, now_ms,
                                                   options_.min_credentials_validity_ms)
                               .ok()) {
       steps_.logger().info(

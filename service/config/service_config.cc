@@ -223,6 +223,24 @@ Status ReadAppends(TomlSection& section, int64_t max_commit_bytes, AppendsConfig
   return section.Finish();
 }
 
+// [local] roots: directories (relative ones against the config file's),
+// each spelt as a local table URI would be, so that prefix checks compare
+// like with like.
+Status ReadLocal(TomlSection& section, std::string_view base_dir, LocalConfig& out) {
+  std::vector<std::string> roots;
+  DC_RETURN_IF_ERROR(section.GetStringArray("roots", roots));
+  for (const std::string& root : roots) {
+    const std::string path = ResolvePath(root, base_dir);
+    if (path.empty() || path.front() != '/') {
+      return section.Error("roots", "\"" + root + "\" is not an absolute directory");
+    }
+    StatusOr<TableUri> uri = NormalizeTableUri("file://" + path);
+    if (!uri.ok()) return section.Error("roots", uri.status().message());
+    out.roots.push_back(uri->local_path);
+  }
+  return section.Finish();
+}
+
 // Reads the optional table `name` of `root` with `read`.
 template <typename Read>
 Status ReadOptionalTable(TomlSection& root, std::string_view name, Read read) {
@@ -258,6 +276,9 @@ StatusOr<ServiceConfig> ParseServiceConfig(std::string_view text,
     return ReadState(s, base_dir, config.state);
   }));
   DC_RETURN_IF_ERROR(internal::ReadS3Section(root, config.s3));
+  DC_RETURN_IF_ERROR(ReadOptionalTable(root, "local", [&](TomlSection& s) {
+    return ReadLocal(s, base_dir, config.local);
+  }));
   DC_RETURN_IF_ERROR(internal::ReadTokens(root, config.tokens));
   DC_RETURN_IF_ERROR(ReadOptionalTable(root, "commits", [&](TomlSection& s) {
     return ReadCommits(s, config.commits);

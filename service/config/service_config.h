@@ -90,6 +90,13 @@ struct S3Config {
   std::vector<S3EndpointConfig> allowed;  // [[s3.allowed_endpoint]]
 };
 
+// [local]: directories on this host under which local (file:///path)
+// tables are served (local_tables.h). None by default: a service for S3
+// tables writes nothing on its own disk but its state.
+struct LocalConfig {
+  std::vector<std::string> roots;  // absolute, no trailing '/', no ".." etc.
+};
+
 enum class Action { kCommit, kRead };
 std::string_view ActionName(Action action);  // "commit", "read"
 
@@ -146,6 +153,7 @@ struct ServiceConfig {
   TlsConfig tls;
   StateConfig state;
   S3Config s3;
+  LocalConfig local;
   std::vector<TokenConfig> tokens;
   CommitsConfig commits;
   PublishConfig publish;

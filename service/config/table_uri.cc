@@ -1,5 +1,6 @@
 #include "service/config/table_uri.h"
 
+#include <cctype>
 #include <optional>
 
 #include "adapters/aws/aws_config.h"
@@ -59,15 +60,14 @@ Status CheckCharacters(std::string_view uri) {
     }
   }
   if (uri.find('\\') != std::string_view::npos) {
-    return BadUri(uri, "contains a '\\'; S3 paths use '/'");
+    return BadUri(uri, "contains a '\\'; table paths use '/'");
   }
   return CheckPercentEscapes(uri);
 }
 
-// The segments after the bucket; the parser has refused ".", ".." and empty.
-Status CheckNoLogSegment(const aws::S3Location& location,
-                         std::string_view uri) {
-  std::string_view prefix = location.key_prefix;
+// The segments after the bucket (or of a local path without its leading
+// '/'); the S3 parser has refused ".", ".." and empty, LocalTableUri too.
+Status CheckNoLogSegment(std::string_view prefix, std::string_view uri) {
   for (size_t start = 0; start <= prefix.size();) {
     size_t end = prefix.find('/', start);
     if (end == std::string_view::npos) end = prefix.size();
@@ -79,6 +79,45 @@ Status CheckNoLogSegment(const aws::S3Location& location,
     start = end + 1;
   }
   return OkStatus();
+}
+
+bool HasScheme(std::string_view uri, std::string_view scheme) {
+  if (uri.size() < scheme.size()) return false;
+  for (size_t i = 0; i < scheme.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(uri[i])) != scheme[i]) return false;
+  }
+  return true;
+}
+
+bool HasFileScheme(std::string_view uri) { return HasScheme(uri, "file://"); }
+
+bool HasS3Scheme(std::string_view uri) {
+  return HasScheme(uri, "s3://") || HasScheme(uri, "s3a://") || HasScheme(uri, "s3n://");
+}
+
+// "file:///srv/tables/events": an absolute path on the service's host, each
+// segment plain, so that the path checked against the [local] roots is the
+// path written to.
+StatusOr<TableUri> LocalTableUri(std::string_view uri) {
+  std::string_view path = uri.substr(7);  // after "file://"
+  if (path.empty() || path.front() != '/') {
+    return BadUri(uri, "must be file:///absolute/path (no host name, no relative path)");
+  }
+  if (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
+  if (path == "/") return BadUri(uri, "names the file system's root, not a table directory");
+  const std::string_view segments = path.substr(1);
+  for (size_t start = 0; start <= segments.size();) {
+    size_t end = segments.find('/', start);
+    if (end == std::string_view::npos) end = segments.size();
+    const std::string_view segment = segments.substr(start, end - start);
+    if (segment.empty()) return BadUri(uri, "has an empty path segment (\"//\")");
+    if (segment == "." || segment == "..") {
+      return BadUri(uri, "has a \"" + std::string(segment) + "\" segment; give the path plainly");
+    }
+    start = end + 1;
+  }
+  DC_RETURN_IF_ERROR(CheckNoLogSegment(segments, uri));
+  return TableUri{"file://" + std::string(path), "", std::string(segments), std::string(path)};
 }
 
 }  // namespace
@@ -105,6 +144,11 @@ std::string QuoteForMessage(std::string_view text, size_t max_length) {
 
 StatusOr<TableUri> NormalizeTableUri(std::string_view uri) {
   DC_RETURN_IF_ERROR(CheckCharacters(uri));
+  if (HasFileScheme(uri)) return LocalTableUri(uri);
+  if (!HasS3Scheme(uri)) {
+    return BadUri(uri, "is not a table URI the service takes: s3://bucket/path (or s3a://, "
+                       "s3n://), or file:///path under one of its [local] roots");
+  }
   size_t sep = uri.find("://");
   // The parser drops any number of trailing '/'; only one is a plain spelling
   // of the root, more is an empty segment.
@@ -114,9 +158,9 @@ StatusOr<TableUri> NormalizeTableUri(std::string_view uri) {
   }
   StatusOr<aws::S3Location> location = aws::ParseS3Uri(uri);
   if (!location.ok()) return location.status();
-  DC_RETURN_IF_ERROR(CheckNoLogSegment(*location, uri));
+  DC_RETURN_IF_ERROR(CheckNoLogSegment(location->key_prefix, uri));
   TableUri table{"s3://" + location->bucket, location->bucket,
-                 location->key_prefix};
+                 location->key_prefix, ""};
   if (!table.key_prefix.empty()) table.uri += "/" + table.key_prefix;
   return table;
 }

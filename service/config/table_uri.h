@@ -21,16 +21,21 @@ namespace deltacommit::service {
 // Longest table URI accepted, in bytes.
 inline constexpr size_t kMaxTableUriLength = 1024;
 
-// A normalised table root: "s3://bucket" or "s3://bucket/prefix".
+// A normalised table root: "s3://bucket", "s3://bucket/prefix", or a table
+// on the service's own file system, "file:///absolute/path" (served only
+// under a configured [local] root: local_tables.h).
 struct TableUri {
-  std::string uri;         // "s3://analytics/events"
-  std::string bucket;      // "analytics"
+  std::string uri;         // "s3://analytics/events", "file:///srv/tables/events"
+  std::string bucket;      // "analytics"; empty for a local table
   std::string key_prefix;  // "events"; no leading or trailing '/'; may be empty
+  std::string local_path;  // "/srv/tables/events" for a local table, else empty
+  bool is_local() const { return !local_path.empty(); }
   friend bool operator==(const TableUri&, const TableUri&) = default;
 };
 
 // Checks and normalises a table root URI. Accepted: s3://, s3a:// and s3n://
-// (any case; the result is s3://), one trailing '/' (dropped). Refused with
+// (any case; the result is s3://), one trailing '/' (dropped); and
+// file:///absolute/path (no host; the same segment rules; not "/" itself). Refused with
 // kInvalidArgument, naming what was wrong: another scheme; more than
 // kMaxTableUriLength bytes; a bucket name outside S3's rules (3-63 of a-z,
 // 0-9, '.', '-'); an empty, "." or ".." segment; a '\'; a percent-escape of

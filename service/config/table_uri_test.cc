@@ -62,10 +62,33 @@ TEST(NormalizeTableUriTest, KeyCharactersAreKeptVerbatim) {
 
 TEST(NormalizeTableUriTest, RefusesOtherSchemes) {
   for (std::string_view uri :
-       {"http://bucket/t", "file:///tmp/t", "gs://bucket/t", "bucket/t",
-        "/tmp/t", "s3:/bucket/t", ""}) {
-    EXPECT_THAT(Refusal(uri), HasSubstr("is not an S3 URI")) << uri;
+       {"http://bucket/t", "gs://bucket/t", "bucket/t", "/tmp/t", "s3:/bucket/t", ""}) {
+    EXPECT_THAT(Refusal(uri), HasSubstr("is not a table URI the service takes")) << uri;
   }
+}
+
+TEST(NormalizeTableUriTest, LocalTablesAreAbsolutePathsWithPlainSegments) {
+  StatusOr<TableUri> table = NormalizeTableUri("file:///srv/tables/events/");
+  ASSERT_TRUE(table.ok()) << table.status().ToString();
+  EXPECT_EQ(table->uri, "file:///srv/tables/events");
+  EXPECT_EQ(table->local_path, "/srv/tables/events");
+  EXPECT_TRUE(table->is_local());
+  EXPECT_TRUE(table->bucket.empty());
+  EXPECT_EQ(Normalized("FILE:///srv/t"), "file:///srv/t");
+  EXPECT_EQ(Normalized("file:///srv/a b"), "file:///srv/a b");
+  EXPECT_FALSE(NormalizeTableUri("s3://bucket/t")->is_local());
+}
+
+TEST(NormalizeTableUriTest, RefusesLocalTablesThatCouldLeaveTheirPath) {
+  EXPECT_THAT(Refusal("file://host/srv/t"), HasSubstr("no host name"));
+  EXPECT_THAT(Refusal("file://srv/t"), HasSubstr("no host name"));
+  EXPECT_THAT(Refusal("file:///"), HasSubstr("the file system's root"));
+  EXPECT_THAT(Refusal("file:///srv/../etc"), HasSubstr("\"..\" segment"));
+  EXPECT_THAT(Refusal("file:///srv/./t"), HasSubstr("\".\" segment"));
+  EXPECT_THAT(Refusal("file:///srv//t"), HasSubstr("empty path segment"));
+  EXPECT_THAT(Refusal("file:///srv/t/_delta_log"), HasSubstr("_delta_log"));
+  EXPECT_THAT(Refusal("file:///srv/%2E%2E/etc"), HasSubstr("%2E"));
+  EXPECT_THAT(Refusal("file:///srv\\t"), HasSubstr("'\\'"));
 }
 
 TEST(NormalizeTableUriTest, RefusesBadBucketNames) {

@@ -69,6 +69,7 @@ std::string HttpCommitServiceClient::RedactSecrets(std::string text,
 }
 
 ServiceCommitResult HttpCommitServiceClient::Commit(const ServiceCommitRequest& request) {
+  if (request.table.starts_with("file://")) return Send(request, nullptr);
   StatusOr<aws::Credentials> credentials = credentials_.GetCredentials();
   if (!credentials.ok()) {
     return Failure(credentials.status().WithContext(
@@ -88,12 +89,21 @@ ServiceCommitResult HttpCommitServiceClient::CommitWithCredentials(
                                         credentials.source +
                                         " have no access key id or secret; nothing was sent"));
   }
+  return Send(request, &credentials);
+}
+
+ServiceCommitResult HttpCommitServiceClient::Send(const ServiceCommitRequest& request,
+                                                  const aws::Credentials* credentials) {
+  if (Status valid = ValidateCommitRequest(request); !valid.ok()) {
+    return Failure(valid.WithContext(Describe()));
+  }
+  const std::string context = Describe() + ": " + What(request);
   aws::HttpRequest http_request;
   http_request.method = "POST";
   http_request.url = options_.url + "/v1/commits";
   http_request.headers = Headers(/*with_body=*/true);
   http_request.body = CommitRequestBody(request, credentials, options_.endpoint);
-  Exchange exchange = SendWithRetries(http_request, &credentials, context);
+  Exchange exchange = SendWithRetries(http_request, credentials, context);
   return Finish(std::move(exchange), request, context, credentials);
 }
 
@@ -133,9 +143,9 @@ HttpCommitServiceClient::Exchange HttpCommitServiceClient::SendWithRetries(
 ServiceCommitResult HttpCommitServiceClient::Finish(Exchange exchange,
                                                     const ServiceCommitRequest& request,
                                                     const std::string& context,
-                                                    const aws::Credentials& credentials) {
+                                                    const aws::Credentials* credentials) {
   auto clean = [&](const Status& st) {
-    return Status(st.code(), RedactSecrets(st.message(), &credentials));
+    return Status(st.code(), RedactSecrets(st.message(), credentials));
   };
   const std::string where = context + AfterAttempts(exchange.attempts);
   // A refusal after an attempt that may have been applied does not say the

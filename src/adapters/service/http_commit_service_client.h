@@ -7,7 +7,8 @@
 // secret, session token and expiry (the service refuses credentials without
 // an expiry; the CLI passes an aws::SessionCredentialsProvider, which never
 // gives long-term keys). Credentials that have expired are refused before
-// anything is sent. The token and the secrets never appear in a message.
+// anything is sent. A local table (file:///path, which the service writes
+// as its own user) gets none: the provider is not asked. The token and the secrets never appear in a message.
 //
 // Retries (bounded by options.retry, with jittered backoff):
 //   POST /v1/commits: after "not sent", after a lost reply, and after 429 and
@@ -67,8 +68,11 @@ class HttpCommitServiceClient : public CommitServiceClient {
   // out; `credentials` (POST only) are checked for expiry before each send.
   Exchange SendWithRetries(const aws::HttpRequest& request, const aws::Credentials* credentials,
                            const std::string& context);
+  // POST /v1/commits with `credentials` (null: none, for a local table).
+  ServiceCommitResult Send(const ServiceCommitRequest& request,
+                           const aws::Credentials* credentials);
   ServiceCommitResult Finish(Exchange exchange, const ServiceCommitRequest& request,
-                             const std::string& context, const aws::Credentials& credentials);
+                             const std::string& context, const aws::Credentials* credentials);
   std::string RedactSecrets(std::string text, const aws::Credentials* credentials) const;
   aws::HttpHeaders Headers(bool with_body) const;
 

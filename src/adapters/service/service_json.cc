@@ -81,14 +81,17 @@ Status ValidateCommitRequest(const ServiceCommitRequest& r) {
 }
 
 std::string CommitRequestBody(const ServiceCommitRequest& request,
-                              const aws::Credentials& credentials, std::string_view endpoint) {
-  json creds = {{"access_key_id", credentials.access_key_id},
-                {"secret_access_key", credentials.secret_access_key}};
-  if (!credentials.session_token.empty()) creds["session_token"] = credentials.session_token;
-  if (credentials.expiration_ms) {
-    creds["expiration"] = aws::internal::FormatUtc(*credentials.expiration_ms);
+                              const aws::Credentials* credentials, std::string_view endpoint) {
+  json body = {{"table", request.table}};
+  if (credentials != nullptr) {
+    json creds = {{"access_key_id", credentials->access_key_id},
+                  {"secret_access_key", credentials->secret_access_key}};
+    if (!credentials->session_token.empty()) creds["session_token"] = credentials->session_token;
+    if (credentials->expiration_ms) {
+      creds["expiration"] = aws::internal::FormatUtc(*credentials->expiration_ms);
+    }
+    body["credentials"] = std::move(creds);
   }
-  json body = {{"table", request.table}, {"credentials", creds}};
   if (request.append) {
     body["append"] = true;
     body["read_version"] = request.read_version;

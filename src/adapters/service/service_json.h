@@ -20,9 +20,10 @@ Status ValidateCommitRequest(const ServiceCommitRequest& request);
 
 // {"table", "version" | "append" + "read_version", "actions" | "staged_file",
 // "credentials": {...}, "endpoint"?}. session_token and expiration (RFC 3339 UTC) only when the
-// credentials have them; endpoint only when not empty.
+// credentials have them; no "credentials" when `credentials` is null (a
+// local table); endpoint only when not empty.
 std::string CommitRequestBody(const ServiceCommitRequest& request,
-                              const aws::Credentials& credentials, std::string_view endpoint);
+                              const aws::Credentials* credentials, std::string_view endpoint);
 
 struct CommitAnswer {
   Version version = -1;

@@ -1,0 +1,17 @@
+#include "service/commits/table_store_factory.h"
+
+#include <string_view>
+
+#include "adapters/posix/posix_object_store.h"
+
+namespace deltacommit::service {
+
+StatusOr<std::unique_ptr<ObjectStore>> TableStoreFactory::Open(const TableAccess& access) {
+  if (!access.local()) return s3_.Open(access);
+  constexpr std::string_view kScheme = "file://";
+  std::unique_ptr<ObjectStore> store =
+      std::make_unique<PosixObjectStore>(access.table.substr(kScheme.size()));
+  return store;
+}
+
+}  // namespace deltacommit::service
