@@ -181,7 +181,7 @@ TEST(ServiceConfigTest, UnknownSectionIsNamed) {
       Error("[srever]\nlisten = \"127.0.0.1:1\"\n"),
       AllOf(
           StartsWith("test.toml:1:2: unknown section or key srever"),
-          HasSubstr("the file takes: server, tls, state, s3, token, commits, publish")));
+          HasSubstr("the file takes: server, tls, state, s3, local, token, commits, publish")));
   EXPECT_THAT(Error("listen = \"127.0.0.1:1\"\n"),
               StartsWith("test.toml:1:1: unknown section or key listen"));
   EXPECT_THAT(Error("[[tokens]]\nname = \"x\"\n"),

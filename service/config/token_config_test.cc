@@ -140,7 +140,7 @@ TEST(TokenConfigTest, TablePrefixesAreCheckedLikeTableUris) {
       "s3://bucket/tables/events");
   EXPECT_THAT(Error(TokenEntry("a", kHashA, R"(["https://lake/x"])")),
               AllOf(StartsWith("test.toml:4:10: token[0].tables:"),
-                    HasSubstr("not an S3 URI")));
+                    HasSubstr("is not a table URI the service takes")));
   EXPECT_THAT(
       Error(TokenEntry("a", kHashA, R"(["s3://lake/a%2Fb"])")),
       AllOf(StartsWith("test.toml:4:10: token[0].tables:"), HasSubstr("%2F")));

@@ -84,6 +84,24 @@ TEST_F(ClientTest, LongTermKeysAreSentWithoutSessionTokenOrExpiration) {
   EXPECT_FALSE(creds.contains("expiration"));
 }
 
+// A local table is written by the service as its own user: the client
+// neither asks its provider (whose credentials have expired here) nor sends
+// a "credentials" field.
+TEST_F(ClientTest, LocalTablesGetNoCredentials) {
+  auto client = MakeClient();
+  clock_.Advance(std::chrono::hours(2));
+  service_.ScriptCommits(Always(http::Response::Json(200, "{\"version\":0,\"published\":true}")));
+  ServiceCommitRequest local = Inline(0);
+  local.table = "file:///srv/tables/events";
+  ServiceCommitResult result = client->Commit(local);
+  ASSERT_TRUE(result.status.ok()) << result.status.ToString();
+  nlohmann::json body = Body(service_.requests().at(0));
+  EXPECT_EQ(body["table"], "file:///srv/tables/events");
+  EXPECT_FALSE(body.contains("credentials"));
+  EXPECT_EQ(client->Commit(Inline(0)).status.code(), StatusCode::kUnauthenticated)
+      << "an S3 table still needs its credentials";
+}
+
 TEST_F(ClientTest, MalformedRequestsAreRefusedBeforeSending) {
   auto client = MakeClient();
   ServiceCommitRequest both = Inline(1);
