@@ -88,8 +88,9 @@ int RunDoctor(const DoctorArgs& args) {
     return kExitOk;
   }
   DoctorReport report;
-  if (table->mode == "local") {
-    CheckLocalTable(*table, report);
+  if (table->is_local()) {
+    CheckLocalTable(*table, report);  // the writer's own files, in every mode
+    CheckCommitService(*table, options, std::nullopt, report);  // service, coordinated
   } else {
     std::optional<Version> listed_latest = CheckS3Table(*table, report);
     if (table->mode == "s3-dynamodb") CheckDynamoDbTable(*table, report);

@@ -143,7 +143,7 @@ void CheckReady(aws::HttpClient& http, const CommitServiceOptions& o, DoctorRepo
 // checks last before the commit logic: placeholders with an expiration that
 // is not a time, never the writer's own credentials.
 std::string ProbeCommitBody(const OpenTable& t, const CommitServiceOptions& o) {
-  nlohmann::json body = {{"table", t.uri}, {"version", kProbeVersion}};
+  nlohmann::json body = {{"table", t.service_table}, {"version", kProbeVersion}};
   if (t.mode == "service") {
     body["actions"] = "{\"commitInfo\":{\"operation\":\"DELTACOMMIT DOCTOR PROBE\"}}\n";
   } else {
@@ -169,9 +169,16 @@ bool CheckCommitAllowed(OpenTable& t, const CommitServiceOptions& o, DoctorRepor
   }
   const service_client::ServiceError error = service_client::ParseServiceError(*reply);
   const std::string endpoint = o.endpoint.empty() ? "" : " through endpoint \"" + o.endpoint + "\"";
-  if (reply->status == 422 && error.code == "credentials_invalid") {
+  if (t.is_local() && reply->status == 400 &&
+      error.message.find("which the service writes as its own user") != std::string::npos) {
     report.Add(name, Verdict::kOk,
-               "the token may commit to " + t.uri + endpoint +
+               "the token may commit to " + t.service_table +
+                   ": a probe commit with placeholder credentials passed the token and [local] "
+                   "root checks and was refused for carrying credentials a local table does not "
+                   "take (400), as it must be; nothing was committed");
+  } else if (reply->status == 422 && error.code == "credentials_invalid") {
+    report.Add(name, Verdict::kOk,
+               "the token may commit to " + t.service_table + endpoint +
                    ": a probe commit with placeholder credentials passed the token, table and "
                    "endpoint checks and was refused for its credentials (422), as it must be; "
                    "nothing was committed");
@@ -183,7 +190,7 @@ bool CheckCommitAllowed(OpenTable& t, const CommitServiceOptions& o, DoctorRepor
   } else {
     report.Add(name, Verdict::kFail,
                service_client::ServiceErrorToStatus(
-                   error, "commit service " + o.url + ": commit to " + t.uri + endpoint)
+                   error, "commit service " + o.url + ": commit to " + t.service_table + endpoint)
                    .ToString());
   }
   return reply->status != 401;
@@ -193,10 +200,10 @@ bool CheckCommitAllowed(OpenTable& t, const CommitServiceOptions& o, DoctorRepor
 // when the token may read the table.
 std::optional<PendingCommits> CheckReadAllowed(OpenTable& t, DoctorReport& report) {
   const char* name = "service:read";
-  StatusOr<PendingCommits> pending = t.service->GetPendingCommits(t.uri, 0);
+  StatusOr<PendingCommits> pending = t.service->GetPendingCommits(t.service_table, 0);
   if (pending.ok()) {
     report.Add(name, Verdict::kOk,
-               "the token may read " + t.uri + ": " +
+               "the token may read " + t.service_table + ": " +
                    (pending->latest_version >= 0
                         ? "the service's latest ratified version is " +
                               std::to_string(pending->latest_version)
@@ -336,7 +343,13 @@ void CheckCommitService(OpenTable& t, const TableOptions& options,
   StatusOr<CommitServiceOptions> o = service_client::ResolveCommitServiceOptions(
       options.service_url, options.service_token, options.service_endpoint);
   if (!o.ok()) return report.Add("service endpoint", Verdict::kFail, o.status().ToString());
-  if (CheckSessionCredentials(t, report)) CheckSessionOnS3(t, report);
+  if (t.is_local()) {
+    report.Add("credentials", Verdict::kOk,
+               "none needed: " + t.service_table + " is a local table, which the service writes "
+               "as its own user (under one of its [local] roots)");
+  } else if (CheckSessionCredentials(t, report)) {
+    CheckSessionOnS3(t, report);
+  }
   DoctorReport service;
   CheckService(t, *o, listed_latest, service);
   for (const DoctorCheck& c : service.checks()) {

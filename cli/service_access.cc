@@ -106,7 +106,8 @@ Status AttachCommitService(const TableOptions& o, const aws::AwsServiceConfig& s
       session);
   open.service = open.Metered(std::make_unique<service_client::HttpCommitServiceClient>(
       std::move(options), *open.http, *open.service_credentials));
-  AttachServiceLogStore(assign_versions, open.uri, open);
+  open.service_table = open.uri;
+  AttachServiceLogStore(assign_versions, open.service_table, open);
   return OkStatus();
 }
 
@@ -122,7 +123,8 @@ Status AttachLocalCommitService(const TableOptions& o, OpenTable& open) {
   open.credentials = aws::StaticCredentialsProvider(aws::Credentials{});
   open.service = open.Metered(std::make_unique<service_client::HttpCommitServiceClient>(
       std::move(options), *open.http, *open.credentials));
-  AttachServiceLogStore(/*assign_versions=*/true, "file://" + open.uri, open);
+  open.service_table = "file://" + open.uri;
+  AttachServiceLogStore(/*assign_versions=*/true, open.service_table, open);
   return OkStatus();
 }
 

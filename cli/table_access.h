@@ -57,6 +57,7 @@ StatusOr<std::map<std::string, std::string>> ParseStorageOptions(const TableOpti
 struct OpenTable {
   std::string uri;  // normalised: absolute path, or s3://bucket/prefix
   std::string mode;  // the log store chosen: "local", "s3-conditional", ...
+  bool is_local() const { return !uri.starts_with("s3://"); }
   // DELTACOMMIT_METER=1 only: counts the remote calls of the ports below
   // (benchmarks). Declared first so that it outlives the wrappers.
   std::unique_ptr<CallMeter> meter;
@@ -73,9 +74,11 @@ struct OpenTable {
   std::string dynamodb_table_path;     // the tablePath key of this table's entries
   // service and coordinated only: STS and the temporary credentials sent
   // to the service (declared before `service`, which uses them).
+  // None for a local table: the service writes it as its own user.
   std::unique_ptr<aws::StsClient> sts;
   std::unique_ptr<aws::CredentialsProvider> service_credentials;
   std::unique_ptr<CommitServiceClient> service;
+  std::string service_table;  // the table URI the service knows (file:///... when local)
   std::unique_ptr<LogStore> log;
   std::unique_ptr<ParquetHandler> parquet;  // checkpoints; DuckDB opened on first use
 

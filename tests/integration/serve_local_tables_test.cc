@@ -118,6 +118,15 @@ TEST_F(ServeLocalTablesTest, WritersCommitThroughTheServiceWithoutCredentials) {
     }
   }
   EXPECT_THAT(serve_->Logs(), Not(HasSubstr("key_id"))) << "no credentials were sent";
+  // doctor probes the service with placeholder credentials, which a local
+  // table's request must not carry: refused, so the token's access shows.
+  for (const std::string mode : {"service", "coordinated"}) {
+    const std::string table = (root_ / mode).string();
+    CliResult doctor = Cli({"doctor", table}, mode);
+    EXPECT_EQ(doctor.exit_code, 0) << doctor.out << doctor.err;
+    EXPECT_THAT(doctor.out, AllOf(HasSubstr("none needed: file://" + table + " is a local table"),
+                                  HasSubstr("passed the token and [local] root checks")));
+  }
 }
 
 TEST_F(ServeLocalTablesTest, TablesOutsideTheRootsAndLinksOutOfThemAre403) {
