@@ -4,12 +4,9 @@
 // blind append) and two that race to compact the same data file, then
 // prints the history, each writer's outcome, and a verification of the
 // result that reads the data back.
-#include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -25,32 +22,10 @@
 #include "commands.h"
 #include "demo.h"
 #include "output.h"
-
-extern char** environ;
+#include "self_process.h"
 
 namespace deltacommit::cli {
 namespace {
-
-// Starts `self` with `args`; stdout into `out_file` (and stderr into
-// `out_file`.err) when given. -1 when it could not start.
-pid_t Spawn(const std::string& self, const std::vector<std::string>& args,
-            const std::string& out_file = {}) {
-  std::vector<char*> argv;
-  argv.push_back(const_cast<char*>(self.c_str()));
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t files;
-  posix_spawn_file_actions_init(&files);
-  const std::string err_file = out_file + ".err";
-  if (!out_file.empty()) {
-    posix_spawn_file_actions_addopen(&files, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&files, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  }
-  pid_t pid = -1;
-  if (posix_spawn(&pid, self.c_str(), &files, nullptr, argv.data(), environ) != 0) pid = -1;
-  posix_spawn_file_actions_destroy(&files);
-  return pid;
-}
 
 // One progress line: rewritten in place on a terminal, else printed when it
 // changes (at most every second) so logs stay readable.
@@ -148,23 +123,6 @@ int RunDemo(const DemoArgs& args, const std::string& self) {
 }
 
 }  // namespace
-
-int RunSelf(const std::string& self, const std::vector<std::string>& args,
-            const std::string& out_file) {
-  const pid_t pid = Spawn(self, args, out_file);
-  if (pid < 0) return -1;
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return -1;
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-std::string SelfPath(const char* argv0) {
-  std::error_code ec;
-  auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string(argv0) : exe.string();
-}
 
 void RegisterDemo(CLI::App& app, int* exit_code, const char* self_path) {
   auto args = std::make_shared<DemoArgs>();

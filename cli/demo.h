@@ -10,16 +10,11 @@
 
 #include "deltacommit/status.h"
 #include "deltacommit/transaction.h"
+#include "self_process.h"  // RunSelf, SelfPath
 
 namespace deltacommit::cli {
 
 Status DemoCreateTable(const std::string& table);
-// Runs this binary (`self`) with `args`, its stdout into `out_file`, its
-// stderr into `out_file` + ".err"; the exit code (-1 when it did not exit).
-int RunSelf(const std::string& self, const std::vector<std::string>& args,
-            const std::string& out_file);
-// The path of this binary (for the processes the demo starts).
-std::string SelfPath(const char* argv0);
 // Number of commit files in the table's log (0 when unreadable).
 int64_t CountCommits(const std::string& table);
 void RegisterDemoWorkers(CLI::App& app, int* exit_code);
