@@ -6,9 +6,12 @@ if (!exists("data")) data = 'commit-modes.tsv'
 if (!exists("out")) out = 'docs/bench-commit-modes.png'
 if (!exists("mix")) mix = 'Blind appends'
 set datafile separator "\t"
-# The most tables a run used (the bench spreads W writers over min(K, W)).
-stats data using 7 nooutput
-tables = int(STATS_max)
+# The most tables a run used (the bench spreads W writers over min(K, W));
+# -e "tables=1" for data written before the column existed.
+if (!exists("tables")) {
+  stats data using 7 nooutput
+  tables = int(STATS_max)
+}
 where = tables == 1 ? "one table" : sprintf("up to %d tables", tables)
 set terminal pngcairo size 900,560 font ",11"
 set output out

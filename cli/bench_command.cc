@@ -206,8 +206,12 @@ Status RunModes(Bench& b, ModeSetup& setup, const std::string& s3_root) {
   if (setup.targets.empty()) return InvalidArgumentError("no mode to measure (see above)");
   DC_ASSIGN_OR_RETURN(const std::string baseline, Baseline(b.args, setup));
   PrintHeader(b, setup, baseline, s3_root);
-  for (int w : b.args.writers) DC_RETURN_IF_ERROR(RunWriterCount(b, setup, baseline, w));
-  if (setup.service != nullptr) DC_RETURN_IF_ERROR(setup.service->Stop());
+  for (int w : b.args.writers) {
+    DC_RETURN_IF_ERROR(RunWriterCount(b, setup, baseline, w));
+  }
+  if (setup.service != nullptr) {
+    DC_RETURN_IF_ERROR(setup.service->Stop());
+  }
   return OkStatus();
 }
 
@@ -233,6 +237,8 @@ int RunBench(BenchArgs& args, const std::string& self) {
   const Status done = setup.ok() ? RunModes(b, *setup, s3_root) : setup.status();
   if (!done.ok() && setup.ok()) {
     for (const std::string& why : setup->skipped) std::cerr << "skipped " << why << "\n";
+    // Drained, so that its log ends as after a run; the failure is the news.
+    if (setup->service != nullptr) (void)setup->service->Stop();
   }
   // A failure keeps what the writers and the service left, which explains
   // it; a bad option leaves nothing worth reading.

@@ -79,7 +79,9 @@ StatusOr<ModeSetup> SetUpModes(const ModeRequest& r) {
            {"--log-store", mode, "--storage-option",
             "io.delta.storage.S3DynamoDBLogStore.ddb.tableName=" + lock_table}});
     } else {
-      if (setup.service == nullptr) DC_RETURN_IF_ERROR(StartService(r, setup));
+      if (setup.service == nullptr) {
+        DC_RETURN_IF_ERROR(StartService(r, setup));
+      }
       setup.targets.push_back(
           {mode, r.s3_root, {"--log-store", mode, "--service-url", setup.service->url()}});
     }
