@@ -6,13 +6,10 @@
 // race to compact the same data file, then prints the history, each
 // writer's outcome, and a verification of the result that reads the data
 // back. `--log-store local` does the same without the service.
-#include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -30,29 +27,12 @@
 #include "commands.h"
 #include "demo.h"
 #include "output.h"
-
-extern char** environ;
+#include "self_process.h"
+#include "serve_child.h"
+#include "service/config/auth.h"
+#include "deltacommit/log_path.h"
 
 namespace deltacommit::cli {
-
-pid_t SpawnSelf(const std::string& self, const std::vector<std::string>& args,
-                const std::string& out_file) {
-  std::vector<char*> argv;
-  argv.push_back(const_cast<char*>(self.c_str()));
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t files;
-  posix_spawn_file_actions_init(&files);
-  const std::string err_file = out_file + ".err";
-  if (!out_file.empty()) {
-    posix_spawn_file_actions_addopen(&files, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&files, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  }
-  pid_t pid = -1;
-  if (posix_spawn(&pid, self.c_str(), &files, nullptr, argv.data(), environ) != 0) pid = -1;
-  posix_spawn_file_actions_destroy(&files);
-  return pid;
-}
 
 namespace {
 
@@ -117,17 +97,27 @@ struct DemoArgs {
   std::string log_store = "service";  // or "local": no commit service
 };
 
-// Starts the commit service and hands its URL and token to the processes
-// this one starts (through the environment: not on their command lines).
-StatusOr<std::optional<DemoService>> StartService(const DemoArgs& args, const std::string& self,
-                                                  const std::string& dir) {
-  if (args.log_store == "local") return std::optional<DemoService>();
-  DC_ASSIGN_OR_RETURN(DemoService service, DemoService::Start(self, dir));
-  setenv("DELTACOMMIT_SERVICE_URL", service.url().c_str(), 1);
-  setenv("DELTACOMMIT_SERVICE_TOKEN", service.token().c_str(), 1);
-  std::cout << "  commit service: " << service.url() << " (deltacommit serve, SQLite state "
-            << dir << "/state.sqlite, log " << dir << "/serve.log.err)\n";
-  return std::optional<DemoService>(std::move(service));
+// Starts the commit service (this binary's `serve` on SQLite state in
+// `dir`, serving `dir` as its [local] root on a free port) and hands its URL
+// and a token only this run knows to the processes this one starts, through
+// the environment: not on their command lines.
+StatusOr<std::unique_ptr<ServeChild>> StartService(const DemoArgs& args, const std::string& self,
+                                                   const std::string& dir) {
+  if (args.log_store == "local") return std::unique_ptr<ServeChild>();
+  const std::string token = "demo-" + NewUuid() + NewUuid();
+  DC_ASSIGN_OR_RETURN(std::unique_ptr<ServeChild> service,
+                      ServeChild::Start({.self = self,
+                                         .dir = dir,
+                                         .table_prefix = "file://" + dir,
+                                         .token_sha256 = service::HashToken(token),
+                                         .workers = 8,
+                                         .log_level = "info",
+                                         .local_root = dir}));
+  setenv("DELTACOMMIT_SERVICE_URL", service->url().c_str(), 1);
+  setenv("DELTACOMMIT_SERVICE_TOKEN", token.c_str(), 1);
+  std::cout << "  commit service: " << service->url() << " (deltacommit serve, SQLite state "
+            << dir << "/state.sqlite, log " << service->log_path() << ")\n";
+  return service;
 }
 
 int RunDemo(const DemoArgs& args, const std::string& self) {
@@ -156,20 +146,20 @@ int RunDemo(const DemoArgs& args, const std::string& self) {
             << "racing compactions, committed through "
             << (args.log_store == "local" ? "the local log store" : "a commit service") << "\n"
             << "  table: " << table << "\n";
-  StatusOr<std::optional<DemoService>> service = StartService(args, self, dir);
+  StatusOr<std::unique_ptr<ServeChild>> service = StartService(args, self, dir);
   if (!service.ok()) return ReportError(service.status());
   Status st = DemoCreateTable(table, args.log_store);
   if (!st.ok()) return ReportError(st);
   std::vector<pid_t> pids;
   for (int w = 0; w < args.writers; ++w) {
-    pids.push_back(SpawnSelf(self, {"demo-appender", table, "--writer", std::to_string(w),
+    pids.push_back(Spawn(self, {"demo-appender", table, "--writer", std::to_string(w),
                                     "--commits", std::to_string(args.commits), "--rows",
                                     std::to_string(args.rows), "--self", self, "--log-store",
                                     args.log_store, "--out",
                                     dir + "/writer-" + std::to_string(w) + ".jsonl"}));
   }
   for (int c = 0; c < 2; ++c) {
-    pids.push_back(SpawnSelf(self, {"demo-compactor", table, "--name",
+    pids.push_back(Spawn(self, {"demo-compactor", table, "--name",
                                     "compactor-" + std::to_string(c), "--log-store",
                                     args.log_store, "--out",
                                     dir + "/compactor-" + std::to_string(c) + ".jsonl"}));
@@ -178,7 +168,7 @@ int RunDemo(const DemoArgs& args, const std::string& self) {
     if (p < 0) return ReportError(InternalError("could not start a writer process"));
   }
   bool ok = WaitAll(pids, dir, args.writers, int64_t{args.writers} * args.commits);
-  if (service->has_value()) {
+  if (*service != nullptr) {
     Status stopped = (*service)->Stop();
     if (!stopped.ok()) {
       std::cout << "commit service: " << stopped.message() << "\n";
@@ -200,23 +190,6 @@ int RunDemo(const DemoArgs& args, const std::string& self) {
 }
 
 }  // namespace
-
-int RunSelf(const std::string& self, const std::vector<std::string>& args,
-            const std::string& out_file) {
-  const pid_t pid = SpawnSelf(self, args, out_file);
-  if (pid < 0) return -1;
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return -1;
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-std::string SelfPath(const char* argv0) {
-  std::error_code ec;
-  auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string(argv0) : exe.string();
-}
 
 void RegisterDemo(CLI::App& app, int* exit_code, const char* self_path) {
   auto args = std::make_shared<DemoArgs>();

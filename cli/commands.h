@@ -18,5 +18,6 @@ void RegisterDynamoDb(CLI::App& app, int* exit_code);
 void RegisterDoctor(CLI::App& app, int* exit_code);
 void RegisterDemo(CLI::App& app, int* exit_code, const char* self_path);
 void RegisterServe(CLI::App& app, int* exit_code);
+void RegisterBench(CLI::App& app, int* exit_code, const char* self_path);
 
 }  // namespace deltacommit::cli

@@ -58,6 +58,7 @@ int main(int argc, char** argv) {
   deltacommit::cli::RegisterDoctor(app, &exit_code);
   deltacommit::cli::RegisterDemo(app, &exit_code, argv[0]);
   deltacommit::cli::RegisterServe(app, &exit_code);
+  deltacommit::cli::RegisterBench(app, &exit_code, argv[0]);
   if (int rc = RefuseUnknownCommand(app, argc, argv); rc >= 0) return rc;
   try {
     app.parse(argc, argv);

@@ -44,7 +44,7 @@ TEST_P(DemoModeTest, WritersAppendConcurrentlyAndTheVerificationReadsEveryRowBac
     // shut down cleanly.
     EXPECT_THAT(r.out, HasSubstr("commit service: http://127.0.0.1:"));
     EXPECT_THAT(r.out, HasSubstr("at versions the service assigned"));
-    const std::string log = Slurp(dir + "/serve.log.err");
+    const std::string log = Slurp(dir + "/serve.log");
     int appends = 0;
     for (size_t at = log.find("\"mode\":\"append\""); at != std::string::npos;
          at = log.find("\"mode\":\"append\"", at + 1)) {
@@ -53,7 +53,7 @@ TEST_P(DemoModeTest, WritersAppendConcurrentlyAndTheVerificationReadsEveryRowBac
     EXPECT_EQ(appends, 12) << log;
     EXPECT_THAT(log, HasSubstr("\"msg\":\"shut down\""));
   } else {
-    EXPECT_FALSE(std::filesystem::exists(dir + "/serve.log.err"));
+    EXPECT_FALSE(std::filesystem::exists(dir + "/serve.log"));
   }
   std::filesystem::remove_all(dir);
 }

@@ -1,0 +1,195 @@
+// `deltacommit bench`, run tiny: the report has every mode at every writer
+// count, its commit counts match the tables' logs, its ratio and
+// remote-call columns are filled where they must be, and --data writes the
+// plot's figures. Locally without servers, and every mode on the test
+// servers; bad options are refused naming them.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli_runner.h"
+#include "common/test_servers.h"
+#include "deltacommit/log_path.h"
+
+namespace deltacommit::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+// A report's tables: writer count -> mode -> column -> cell.
+using Cells = std::map<std::string, std::string>;
+using Section = std::map<std::string, Cells>;
+using Report = std::map<int, Section>;
+
+std::vector<std::string> SplitRow(const std::string& row) {
+  std::vector<std::string> cells;
+  std::stringstream in(row.substr(1));
+  for (std::string cell; std::getline(in, cell, '|');) {
+    const size_t first = cell.find_first_not_of(' ');
+    const size_t last = cell.find_last_not_of(' ');
+    cells.push_back(first == std::string::npos ? "" : cell.substr(first, last - first + 1));
+  }
+  return cells;
+}
+
+// Each "### W = n" section's markdown tables, merged by mode.
+Report ParseReport(const std::string& out) {
+  Report report;
+  std::stringstream lines(out);
+  int w = -1;
+  std::vector<std::string> header;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with("### W = ")) w = std::atoi(line.c_str() + 8);
+    if (w < 0 || !line.starts_with("|")) {
+      header.clear();
+      continue;
+    }
+    std::vector<std::string> cells = SplitRow(line);
+    if (header.empty()) {
+      header = cells;
+    } else if (!cells.empty() && !cells[0].starts_with("---")) {
+      for (size_t i = 1; i < cells.size() && i < header.size(); ++i) {
+        report[w][cells[0]][header[i]] = cells[i];
+      }
+    }
+  }
+  return report;
+}
+
+double Number(const Section& section, const std::string& mode, const std::string& column) {
+  auto row = section.find(mode);
+  if (row == section.end()) return -1;
+  auto cell = row->second.find(column);
+  return cell == row->second.end() ? -1 : std::atof(cell->second.c_str());
+}
+
+std::vector<std::string> DataRows(const std::string& path) {
+  std::vector<std::string> rows;
+  std::stringstream in(Slurp(path));
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line[0] != '#') rows.push_back(line);
+  }
+  return rows;
+}
+
+std::string TempPath(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / (name + "-" + NewUuid())).string();
+}
+
+bool HasVersion(const std::string& table, int64_t v) {
+  return std::filesystem::exists(table + "/" + CommitPath(v));
+}
+
+TEST(BenchCliTest, LocalModeRunsWithoutServersAndTheOthersAreSkippedNamed) {
+  const std::string dir = TempPath("dc-bench");
+  CliResult r = RunCli({"bench", "--writers", "1,2", "--commits", "3", "--tables", "2", "--dir",
+                        dir, "--data", dir + ".tsv"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  for (const char* mode : {"s3-conditional", "s3-dynamodb", "service", "coordinated"}) {
+    EXPECT_THAT(r.out, HasSubstr(std::string("skipped ") + mode + ": no --bucket given"));
+  }
+  EXPECT_THAT(r.out, HasSubstr("### W = 1: 1 writer process on 1 table, 3 commit attempts"));
+  EXPECT_THAT(r.out, HasSubstr("### W = 2: 2 writer processes on 2 tables, 6 commit attempts"));
+  EXPECT_THAT(r.out, HasSubstr("local 3\n"));    // W = 1: one table at version 3
+  EXPECT_THAT(r.out, HasSubstr("local 3+3\n"));  // W = 2: one writer on each table
+  const Report report = ParseReport(r.out);
+  ASSERT_EQ(report.size(), 2u) << r.out;
+  for (const auto& [w, section] : report) {
+    EXPECT_EQ(section.size(), 1u) << "W = " << w;
+    EXPECT_GT(Number(section, "local", "commits/s"), 0) << r.out;
+    EXPECT_EQ(section.at("local").at("commits/s ÷ local"), "1.00x") << r.out;
+    EXPECT_GT(Number(section, "local", "s3_put"), 0) << r.out;
+    EXPECT_GT(Number(section, "local", "s3_list"), 0) << r.out;
+    EXPECT_EQ(Number(section, "local", "dynamodb_write"), 0) << r.out;
+    EXPECT_EQ(Number(section, "local", "service_commit"), 0) << r.out;
+  }
+  // The tables themselves: version 0 (create) and 3 commits each.
+  EXPECT_TRUE(HasVersion(dir + "/tables/local-w1-t0", 3));
+  EXPECT_FALSE(HasVersion(dir + "/tables/local-w1-t0", 4));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/tables/local-w1-t1"));
+  for (const char* t : {"/tables/local-w2-t0", "/tables/local-w2-t1"}) {
+    EXPECT_TRUE(HasVersion(dir + t, 3)) << t;
+    EXPECT_FALSE(HasVersion(dir + t, 4)) << t;
+  }
+  const std::vector<std::string> rows = DataRows(dir + ".tsv");
+  ASSERT_EQ(rows.size(), 2u) << Slurp(dir + ".tsv");
+  EXPECT_THAT(rows[0], ::testing::StartsWith("1\tlocal\t"));
+  EXPECT_THAT(rows[1], ::testing::StartsWith("2\tlocal\t"));
+  EXPECT_EQ(std::count(rows[1].begin(), rows[1].end(), '\t'), 8) << rows[1];
+  std::filesystem::remove_all(dir);
+  std::filesystem::remove(dir + ".tsv");
+}
+
+TEST(BenchCliTest, EveryModeOnTheTestServers) {
+  DC_REQUIRE_S3();
+  DC_REQUIRE_DYNAMODB();
+  DC_REQUIRE_STS();  // service and coordinated send the service session credentials
+  const std::string data = TempPath("dc-bench") + ".tsv";
+  CliResult r = RunCli({"bench", "--writers", "1,2", "--commits", "3", "--tables", "2",
+                        "--bucket", std::getenv("DELTACOMMIT_TEST_BUCKET"), "--prefix",
+                        "bench-cli-test", "--data", data});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, Not(HasSubstr("skipped")));
+  EXPECT_THAT(r.out, HasSubstr("ratios to s3-dynamodb"));
+  EXPECT_THAT(r.out, HasSubstr("s3-dynamodb: lock table dl_bench_"));
+  EXPECT_THAT(r.out, HasSubstr("service: deltacommit serve at http://127.0.0.1:"));
+  const Report report = ParseReport(r.out);
+  ASSERT_EQ(report.size(), 2u) << r.out;
+  for (const auto& [w, section] : report) {
+    SCOPED_TRACE("W = " + std::to_string(w));
+    for (const char* mode : {"local", "s3-conditional", "s3-dynamodb", "service", "coordinated"}) {
+      EXPECT_GT(Number(section, mode, "commits/s"), 0) << mode << "\n" << r.out;
+      EXPECT_THAT(section.at(mode).at("commits/s ÷ s3-dynamodb"), ::testing::EndsWith("x"));
+    }
+    EXPECT_EQ(section.at("s3-dynamodb").at("p50 ÷ s3-dynamodb"), "1.00x");
+    EXPECT_GT(Number(section, "s3-conditional", "s3_put"), 0);
+    EXPECT_EQ(Number(section, "s3-conditional", "dynamodb_write"), 0);
+    EXPECT_GT(Number(section, "s3-dynamodb", "dynamodb_write"), 0);
+    EXPECT_GT(Number(section, "s3-dynamodb", "dynamodb_read"), 0);
+    EXPECT_GT(Number(section, "s3-dynamodb", "s3_copy"), 0);
+    EXPECT_GE(Number(section, "service", "service_commit"), 1);
+    EXPECT_EQ(Number(section, "service", "dynamodb_write"), 0);
+    EXPECT_GE(Number(section, "coordinated", "service_commit"), 1);
+    EXPECT_GT(Number(section, "coordinated", "service_pending"), 0);
+  }
+  // Every table checked against its log: the direct modes take one version
+  // per commit; the service may group appends, so only "checked" is known.
+  EXPECT_THAT(r.out, HasSubstr("s3-conditional 3, s3-dynamodb 3, service "));
+  EXPECT_THAT(r.out, HasSubstr("s3-conditional 3+3, s3-dynamodb 3+3, service "));
+  const std::vector<std::string> rows = DataRows(data);
+  EXPECT_EQ(rows.size(), 10u) << Slurp(data);
+  std::filesystem::remove(data);
+}
+
+TEST(BenchCliTest, BadOptionsAreRefusedNamingThem) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--writers", "1,0"}, "--writers: every writer count must be at least 1 (got 0)"},
+      {{"--commits", "0"}, "--commits must be at least 1"},
+      {{"--tables", "0"}, "--tables must be at least 1"},
+      {{"--modes", "local,sideways"}, "--modes \"sideways\": unknown mode (modes: local, "},
+      {{"--mix", "sideways"}, "--mix \"sideways\": use blind or remove"},
+      {{"--bucket", "s3://b/p"}, "--bucket \"s3://b/p\": a bucket name"},
+      {{"--modes", "local,s3-dynamodb"}, "--modes s3-dynamodb: needs --bucket BUCKET"},
+      {{"--modes", "local", "--baseline", "service"},
+       "--baseline service: that mode is not measured in this run"},
+  };
+  for (const auto& [options, message] : cases) {
+    std::vector<std::string> args = {"bench"};
+    args.insert(args.end(), options.begin(), options.end());
+    CliResult r = RunCli(args);
+    EXPECT_EQ(r.exit_code, 2) << options[0] << ": " << r.out << r.err;
+    EXPECT_THAT(r.err, HasSubstr(message)) << options[0];
+    EXPECT_THAT(r.err, Not(HasSubstr("kept the work directory"))) << options[0];
+  }
+}
+
+}  // namespace
+}  // namespace deltacommit::testing
