@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 
 #include "deltacommit/log_path.h"
 #include "self_process.h"
@@ -25,6 +26,14 @@ StatusOr<std::string> CreateLockTable(const ModeRequest& r, const std::string& n
   return name;
 }
 
+// Where the service and coordinated modes' tables go: under the S3 root,
+// or, without a bucket, in a local directory the service serves as its
+// [local] root (no cloud account needed).
+std::string ServiceTableRoot(const ModeRequest& r) {
+  if (!r.bucket.empty()) return r.s3_root;
+  return std::filesystem::absolute(r.work_dir + "/service-tables").lexically_normal().string();
+}
+
 // Starts the service the service and coordinated modes share; the writers
 // find its token in their environment, never on a command line.
 Status StartService(const ModeRequest& r, ModeSetup& setup) {
@@ -32,9 +41,10 @@ Status StartService(const ModeRequest& r, ModeSetup& setup) {
   ServeChildSettings settings;
   settings.self = r.self;
   settings.dir = r.work_dir + "/serve";
-  settings.table_prefix = r.s3_root;  // S3 tables: no local_root
+  settings.table_prefix = r.bucket.empty() ? "file://" + ServiceTableRoot(r) : r.s3_root;
   settings.token_sha256 = service::HashToken(token);
   settings.workers = r.service_workers;
+  if (r.bucket.empty()) settings.local_root = ServiceTableRoot(r);
   StatusOr<std::unique_ptr<ServeChild>> service = ServeChild::Start(settings);
   if (!service.ok()) {
     return service.status().WithContext("service and coordinated modes: the commit service");
@@ -42,8 +52,10 @@ Status StartService(const ModeRequest& r, ModeSetup& setup) {
   setup.service = std::move(*service);
   setenv("DELTACOMMIT_SERVICE_TOKEN", token.c_str(), 1);
   setup.notes.push_back("service: deltacommit serve at " + setup.service->url() +
-                        " (SQLite state, " + std::to_string(r.service_workers) +
-                        " workers), log " + setup.service->log_path());
+                        " (SQLite state, " + std::to_string(r.service_workers) + " workers, " +
+                        (r.bucket.empty() ? "local tables under " + ServiceTableRoot(r)
+                                          : "S3 tables") +
+                        "), log " + setup.service->log_path());
   return OkStatus();
 }
 
@@ -57,7 +69,8 @@ StatusOr<ModeSetup> SetUpModes(const ModeRequest& r) {
       setup.targets.push_back({mode, r.work_dir + "/tables", {}});
       continue;
     }
-    if (r.bucket.empty()) {
+    const bool s3_only = mode == "s3-conditional" || mode == "s3-dynamodb";
+    if (r.bucket.empty() && s3_only) {
       if (!r.modes.empty()) {
         return InvalidArgumentError("--modes " + mode +
                                     ": needs --bucket BUCKET (an S3 bucket for its tables; the "
@@ -83,8 +96,9 @@ StatusOr<ModeSetup> SetUpModes(const ModeRequest& r) {
       if (setup.service == nullptr) {
         DC_RETURN_IF_ERROR(StartService(r, setup));
       }
-      setup.targets.push_back(
-          {mode, r.s3_root, {"--log-store", mode, "--service-url", setup.service->url()}});
+      setup.targets.push_back({mode,
+                               ServiceTableRoot(r),
+                               {"--log-store", mode, "--service-url", setup.service->url()}});
     }
   }
   return setup;

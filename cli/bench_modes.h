@@ -39,9 +39,11 @@ struct ModeSetup {
   std::vector<std::string> notes;         // what was set up, for the report's header
 };
 
-// The modes asked for that can run here. Without --modes the S3 modes are
-// skipped (and said so) when there is no bucket; a mode asked for by name
-// that cannot run is an error naming it. Starts `deltacommit serve` for
+// The modes asked for that can run here. Without a bucket, service and
+// coordinated run on local tables (the service serves the work directory's
+// service-tables as its [local] root) and, without --modes, s3-conditional
+// and s3-dynamodb are skipped (and said so); a mode asked for by name that
+// cannot run is an error naming it. Starts `deltacommit serve` for
 // service and coordinated (its token in DELTACOMMIT_SERVICE_TOKEN, which
 // the writers inherit) and creates a DynamoDB lock table for s3-dynamodb.
 StatusOr<ModeSetup> SetUpModes(const ModeRequest& request);

@@ -88,14 +88,34 @@ bool HasVersion(const std::string& table, int64_t v) {
   return std::filesystem::exists(table + "/" + CommitPath(v));
 }
 
+// Without a bucket the service modes run on local tables, which a started
+// service serves from the work directory.
+TEST(BenchCliTest, WithoutABucketTheServiceModesRunOnLocalTables) {
+  const std::string dir = TempPath("dc-bench");
+  CliResult r = RunCli({"bench", "--writers", "2", "--commits", "3", "--dir", dir, "--modes",
+                        "local,service,coordinated", "--baseline", "local"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("local tables under " + dir + "/service-tables"));
+  const Report report = ParseReport(r.out);
+  ASSERT_EQ(report.size(), 1u) << r.out;
+  for (const char* mode : {"service", "coordinated"}) {
+    EXPECT_GE(Number(report.begin()->second, mode, "service_commit"), 1) << r.out;
+    EXPECT_EQ(Number(report.begin()->second, mode, "s3_put"), 0) << "the service writes the log, not the writer: " << r.out;
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST(BenchCliTest, LocalModeRunsWithoutServersAndTheOthersAreSkippedNamed) {
   const std::string dir = TempPath("dc-bench");
   CliResult r = RunCli({"bench", "--writers", "1,2", "--commits", "3", "--tables", "2", "--dir",
-                        dir, "--data", dir + ".tsv"});
+                        dir, "--data", dir + ".tsv", "--modes", "local"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  for (const char* mode : {"s3-conditional", "s3-dynamodb", "service", "coordinated"}) {
-    EXPECT_THAT(r.out, HasSubstr(std::string("skipped ") + mode + ": no --bucket given"));
+  CliResult skipped = RunCli({"bench", "--writers", "1", "--commits", "1", "--dir", dir + "-s"});
+  ASSERT_EQ(skipped.exit_code, 0) << skipped.out << skipped.err;
+  for (const char* mode : {"s3-conditional", "s3-dynamodb"}) {
+    EXPECT_THAT(skipped.out, HasSubstr(std::string("skipped ") + mode + ": no --bucket given"));
   }
+  std::filesystem::remove_all(dir + "-s");
   EXPECT_THAT(r.out, HasSubstr("### W = 1: 1 writer process on 1 table, 3 commit attempts"));
   EXPECT_THAT(r.out, HasSubstr("### W = 2: 2 writer processes on 2 tables, 6 commit attempts"));
   EXPECT_THAT(r.out, HasSubstr("local 3\n"));    // W = 1: one table at version 3
