@@ -4,7 +4,8 @@
 #   cmake -DBENCH=path/to/micro_bench -DMIN_TIME=0.001 -P smoke.cmake
 set(families
   BM_ParseAddLine BM_ParseCommitInfoLine BM_WriteAdd BM_WriteCommitInfo BM_ParseCommit/10
-  BM_ParseLogPath BM_SignS3PutCommit/1024 BM_SignS3ListLog BM_SignDynamoDbPutItem
+  BM_ParseCommitNewParser/2 BM_ParseLogPath
+  BM_SignS3PutCommit/1024 BM_SignS3ListLog BM_SignDynamoDbPutItem
   BM_CheckConflict/winners:10/blind:0 BM_CheckConflict/winners:10/blind:1
   BM_LoadSnapshotMemory/1000 BM_ReplayAdds/1000
   BM_ParseCommitBodyService/1 BM_ParseCommitBodyCoordinated)
