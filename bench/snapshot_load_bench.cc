@@ -2,92 +2,54 @@
 // of log replayed by LoadSnapshot, and its ratio to a raw simdjson parse of
 // the same bytes, measured side by side in one run (best of N rounds each).
 //
+// --scaling: the same against the log's length (default 100, 300, 1,000,
+// 3,000 and 10,000 commits of 2 adds each), every length with and without a
+// Parquet checkpoint, on the memory and the posix store (snapshot_load/
+// scaling.h; built only with the DuckDB Parquet adapter).
+//
 //   snapshot_load_bench [--commits N] [--adds N] [--rounds N] [--posix DIR]
-#include <simdjson.h>
-
+//   snapshot_load_bench --scaling [--lengths 100,300,...] [--adds N] [--rounds N]
+//                       [--posix DIR] [--no-memory]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "adapters/posix/posix_object_store.h"
-#include "deltacommit/action_json.h"
 #include "deltacommit/log_path.h"
 #include "deltacommit/snapshot.h"
 #include "logstore/object_store_log_store.h"
+#include "snapshot_load/log_gen.h"
 #include "testing/memory_object_store.h"
+#ifdef DELTACOMMIT_BENCH_HAVE_PARQUET
+#include "snapshot_load/scaling.h"
+#endif
 
 namespace deltacommit {
 namespace {
 
+using bench::BenchCommit;
+using bench::RawParseSeconds;
+using bench::SecondsSince;
+
 struct Options {
   int commits = 1000;
-  int adds = 100;
+  int adds = 0;  // 0: 100, or 2 with --scaling (small commits: 10,000 generate in seconds)
   int rounds = 5;
   std::string posix_dir;
+  bool scaling = false;
+  bool memory = true;
+  std::vector<int> lengths;
 };
-
-std::string Commit(int version, int adds) {
-  std::vector<Action> actions;
-  CommitInfo info;
-  info.timestamp = 1700000000000 + version;
-  info.operation = "WRITE";
-  info.is_blind_append = true;
-  actions.emplace_back(info);
-  if (version == 0) {
-    actions.emplace_back(Protocol{});
-    Metadata m;
-    m.id = "bench";
-    m.schema_string =
-        R"({"type":"struct","fields":[{"name":"id","type":"long","nullable":true,"metadata":{}}]})";
-    m.partition_columns = {"part"};
-    actions.emplace_back(m);
-  }
-  for (int i = 0; i < adds; ++i) {
-    AddFile a;
-    a.path = "part=" + std::to_string(i % 10) + "/part-" + std::to_string(version) + "-" +
-             std::to_string(i) + "-c000.snappy.parquet";
-    a.partition_values["part"] = std::to_string(i % 10);
-    a.size = 123456 + i;
-    a.modification_time = 1700000000000 + version;
-    a.stats = R"({"numRecords":1000,"minValues":{"id":0},"maxValues":{"id":999},"nullCount":{"id":0}})";
-    actions.emplace_back(std::move(a));
-  }
-  return ActionsToCommit(actions);
-}
-
-double Seconds(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-// Parses every line of every commit with simdjson's DOM (every value is
-// materialised), the floor any replay built on it can approach.
-double RawParseSeconds(const std::vector<std::string>& commits) {
-  simdjson::dom::parser parser;
-  auto start = std::chrono::steady_clock::now();
-  size_t docs = 0;
-  for (const std::string& c : commits) {
-    simdjson::dom::document_stream stream;
-    if (parser.parse_many(c.data(), c.size(), 1 << 20).get(stream)) std::abort();
-    for (auto doc : stream) {
-      if (doc.error()) std::abort();
-      ++docs;
-    }
-  }
-  double s = Seconds(start);
-  if (docs == 0) std::abort();
-  return s;
-}
 
 double LoadSeconds(LogStore& log, size_t expected_files) {
   auto start = std::chrono::steady_clock::now();
   auto snapshot = LoadSnapshot(log, {});
-  double s = Seconds(start);
+  double s = SecondsSince(start);
   if (!snapshot.ok() || (*snapshot)->active_files().size() != expected_files) {
     std::fprintf(stderr, "load failed: %s\n", snapshot.status().ToString().c_str());
     std::exit(1);
@@ -95,13 +57,41 @@ double LoadSeconds(LogStore& log, size_t expected_files) {
   return s;
 }
 
+[[noreturn]] void Usage(const char* problem) {
+  std::fprintf(stderr, "snapshot_load_bench: %s\n", problem);
+  std::exit(2);
+}
+
+std::vector<int> ParseLengths(const char* text) {
+  std::vector<int> lengths;
+  for (const char* p = text; *p;) {
+    char* end = nullptr;
+    const long n = std::strtol(p, &end, 10);
+    if (end == p || n < 11 || n > 1'000'000 || (*end && *end != ',')) {
+      Usage("--lengths wants commit counts from 11 to 1000000, comma-separated");
+    }
+    lengths.push_back(static_cast<int>(n));
+    p = *end ? end + 1 : end;
+  }
+  return lengths;
+}
+
 Options Parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--commits")) o.commits = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--adds")) o.adds = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--rounds")) o.rounds = std::atoi(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--posix")) o.posix_dir = argv[i + 1];
+  for (int i = 1; i < argc; ++i) {
+    const bool has_value = i + 1 < argc;
+    if (!std::strcmp(argv[i], "--scaling")) o.scaling = true;
+    else if (!std::strcmp(argv[i], "--no-memory")) o.memory = false;
+    else if (has_value && !std::strcmp(argv[i], "--commits")) o.commits = std::atoi(argv[++i]);
+    else if (has_value && !std::strcmp(argv[i], "--adds")) o.adds = std::atoi(argv[++i]);
+    else if (has_value && !std::strcmp(argv[i], "--rounds")) o.rounds = std::atoi(argv[++i]);
+    else if (has_value && !std::strcmp(argv[i], "--posix")) o.posix_dir = argv[++i];
+    else if (has_value && !std::strcmp(argv[i], "--lengths")) o.lengths = ParseLengths(argv[++i]);
+    else Usage((std::string("unknown or incomplete option ") + argv[i]).c_str());
+  }
+  if (o.adds == 0) o.adds = o.scaling ? 2 : 100;
+  if (o.commits < 1 || o.adds < 1 || o.rounds < 1) {
+    Usage("--commits, --adds and --rounds must be at least 1");
   }
   return o;
 }
@@ -111,17 +101,34 @@ void Report(const char* name, double bytes, double load, double raw) {
               name, load, bytes / load / 1e6, raw, bytes / raw / 1e6, load / raw);
 }
 
+int RunScaling(const Options& o) {
+#ifdef DELTACOMMIT_BENCH_HAVE_PARQUET
+  bench::ScalingOptions s;
+  if (!o.lengths.empty()) s.lengths = o.lengths;
+  s.adds = o.adds;
+  s.rounds = o.rounds;
+  if (!o.posix_dir.empty()) s.posix_dir = o.posix_dir;
+  s.memory = o.memory;
+  return bench::RunScaling(s);
+#else
+  (void)o;
+  Usage("--scaling needs the DuckDB Parquet adapter (deltacommit_parquet), "
+        "which this build does not have");
+#endif
+}
+
 }  // namespace
 }  // namespace deltacommit
 
 int main(int argc, char** argv) {
   using namespace deltacommit;
   Options o = Parse(argc, argv);
+  if (o.scaling) return RunScaling(o);
   std::vector<std::string> commits;
   double bytes = 0;
   MemoryObjectStore memory;
   for (int v = 0; v < o.commits; ++v) {
-    commits.push_back(Commit(v, o.adds));
+    commits.push_back(BenchCommit(v, o.adds));
     bytes += static_cast<double>(commits.back().size());
     if (!memory.Put(CommitPath(v), commits.back()).ok()) return 1;
   }

@@ -1,0 +1,199 @@
+#include "snapshot_load/scaling.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "adapters/parquet/duckdb_parquet_handler.h"
+#include "adapters/posix/posix_object_store.h"
+#include "deltacommit/checkpoint.h"
+#include "deltacommit/log_path.h"
+#include "deltacommit/snapshot.h"
+#include "logstore/object_store_log_store.h"
+#include "snapshot_load/log_gen.h"
+#include "testing/memory_object_store.h"
+
+namespace deltacommit::bench {
+namespace {
+
+void Check(const Status& st, const std::string& what) {
+  if (st.ok()) return;
+  std::fprintf(stderr, "%s: %s\n", what.c_str(), st.ToString().c_str());
+  std::exit(1);
+}
+
+// The latest checkpoint a Delta writer with the default
+// delta.checkpointInterval (10) leaves in a log of versions 0..commits-1:
+// it checkpoints after committing each multiple of the interval, so a
+// reader reads that checkpoint and 0 to 9 commits after it (9 here, the
+// lengths being multiples of 10: the worst case).
+Version LatestCheckpoint(int commits) {
+  return (commits - 1) / kDefaultCheckpointInterval * kDefaultCheckpointInterval;
+}
+
+// One log of `commits` versions on one store, checkpointed or never.
+struct Table {
+  const char* store_name = "";
+  int commits = 0;
+  Version checkpoint = -1;       // -1: never checkpointed
+  double checkpoint_bytes = 0;   // the Parquet file
+  double json_bytes_read = 0;    // the commits after the checkpoint (all without one)
+  double log_json_bytes = 0;     // every commit
+  std::unique_ptr<ObjectStore> store;
+  std::vector<double> load_s, raw_s;
+  std::vector<double> checkpoint_read_s;  // ReadCheckpointActions alone
+
+  size_t FirstCommitRead() const { return static_cast<size_t>(checkpoint + 1); }
+};
+
+// Puts the commits into the store (for a local directory `posix_root`,
+// written as plain files: the store's Put fsyncs each file and its folder,
+// which would make 30,000 commits take minutes to lay out and is not what
+// is measured), then the checkpoint and `_last_checkpoint` through the
+// checkpoint writer.
+Table Build(const char* store_name, std::unique_ptr<ObjectStore> store,
+            const std::string& posix_root, int commits, bool checkpointed,
+            const std::vector<std::string>& log, ParquetHandler& parquet) {
+  Table t;
+  t.store_name = store_name;
+  t.commits = commits;
+  t.store = std::move(store);
+  if (!posix_root.empty()) std::filesystem::create_directories(posix_root + "/" + std::string(kLogDir));
+  for (int v = 0; v < commits; ++v) {
+    const std::string& commit = log[static_cast<size_t>(v)];
+    if (posix_root.empty()) {
+      Check(t.store->Put(CommitPath(v), commit), "put commit");
+      continue;
+    }
+    std::ofstream file(posix_root + "/" + CommitPath(v), std::ios::binary);
+    if (!file.write(commit.data(), static_cast<std::streamsize>(commit.size())) || !file.flush()) {
+      Check(InternalError("cannot write " + posix_root + "/" + CommitPath(v)), "write commit");
+    }
+  }
+  if (checkpointed) {
+    t.checkpoint = LatestCheckpoint(commits);
+    ObjectStoreLogStore log_store(*t.store, store_name);
+    auto snapshot = LoadSnapshot(log_store, SnapshotRequest{t.checkpoint, nullptr, nullptr});
+    Check(snapshot.status(), "snapshot for the checkpoint");
+    auto info = WriteCheckpoint(*t.store, parquet, **snapshot, SystemClock());
+    Check(info.status(), "checkpoint");
+    t.checkpoint_bytes = static_cast<double>(info->size_in_bytes);
+  }
+  for (int v = 0; v < commits; ++v) {
+    const double size = static_cast<double>(log[static_cast<size_t>(v)].size());
+    t.log_json_bytes += size;
+    if (v > t.checkpoint) t.json_bytes_read += size;
+  }
+  return t;
+}
+
+// LoadSnapshot as the CLI calls it (with the checkpoint reader, so a table
+// never checkpointed pays the `_last_checkpoint` GET that finds nothing).
+double LoadSeconds(const Table& t, ParquetHandler& parquet, int adds) {
+  ObjectStoreLogStore log(*t.store, t.store_name);
+  auto start = std::chrono::steady_clock::now();
+  auto snapshot = LoadSnapshot(log, SnapshotRequest{std::nullopt, &parquet, t.store.get()});
+  const double s = SecondsSince(start);
+  Check(snapshot.status(), "load");
+  const size_t files = static_cast<size_t>(t.commits) * static_cast<size_t>(adds);
+  if ((*snapshot)->version() != t.commits - 1 || (*snapshot)->active_files().size() != files) {
+    std::fprintf(stderr, "load of %d commits (%s): wrong snapshot\n", t.commits, t.store_name);
+    std::exit(1);
+  }
+  return s;
+}
+
+// The checkpoint reader's share of a load: the port call that returns the
+// checkpoint's rows as JSON lines (DuckDB reads the Parquet file).
+double CheckpointReadSeconds(const Table& t, ParquetHandler& parquet) {
+  auto start = std::chrono::steady_clock::now();
+  auto lines = parquet.ReadCheckpointActions(*t.store, {ClassicCheckpointPath(t.checkpoint)});
+  const double s = SecondsSince(start);
+  Check(lines.status(), "read checkpoint");
+  return s;
+}
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// One row: the log never checkpointed (every commit read: time, MB/s of
+// JSON, raw parse of it) and checkpointed (the checkpoint and the commits
+// after it read: time, the checkpoint reader's part of it timed alone, raw
+// parse of those commits), and the ratio.
+void PrintRow(const Table& plain, const Table& ckpt) {
+  const double plain_load = Median(plain.load_s), ckpt_load = Median(ckpt.load_s);
+  const double plain_raw = Median(plain.raw_s), ckpt_raw = Median(ckpt.raw_s);
+  std::printf("| %s | %d | %.2f | %.2f ms | %.0f MB/s | %.2f ms | %.1f | %lld | %.0f KB + %d | "
+              "%.2f ms | %.2f ms | %.3f ms | %.0f | x%.2f |\n",
+              plain.store_name, plain.commits, plain.log_json_bytes / 1e6, plain_load * 1e3,
+              plain.json_bytes_read / plain_load / 1e6, plain_raw * 1e3, plain_load / plain_raw,
+              static_cast<long long>(ckpt.checkpoint), ckpt.checkpoint_bytes / 1e3,
+              ckpt.commits - 1 - static_cast<int>(ckpt.checkpoint), ckpt_load * 1e3,
+              Median(ckpt.checkpoint_read_s) * 1e3, ckpt_raw * 1e3, ckpt_load / ckpt_raw, plain_load / ckpt_load);
+}
+
+}  // namespace
+
+int RunScaling(const ScalingOptions& o) {
+  auto parquet = DuckDbParquetHandler::Create();
+  Check(parquet.status(), "DuckDB");
+  const int longest = *std::max_element(o.lengths.begin(), o.lengths.end());
+
+  auto start = std::chrono::steady_clock::now();
+  std::vector<std::string> log;
+  double log_bytes = 0;
+  for (int v = 0; v < longest; ++v) {
+    log.push_back(BenchCommit(v, o.adds));
+    log_bytes += static_cast<double>(log.back().size());
+  }
+  std::filesystem::remove_all(o.posix_dir);
+  std::vector<Table> tables;  // pairs: never checkpointed, then checkpointed
+  for (bool posix : {false, true}) {
+    if (!posix && !o.memory) continue;
+    const char* store_name = posix ? "posix" : "memory";
+    for (int n : o.lengths) {
+      for (bool checkpointed : {false, true}) {
+        std::unique_ptr<ObjectStore> store;
+        std::string root;
+        if (posix) {
+          root = o.posix_dir + "/" + std::to_string(n) + (checkpointed ? "-checkpoint" : "-plain");
+          store = std::make_unique<PosixObjectStore>(root);
+        } else {
+          store = std::make_unique<MemoryObjectStore>();
+        }
+        tables.push_back(
+            Build(store_name, std::move(store), root, n, checkpointed, log, **parquet));
+      }
+    }
+  }
+  std::printf("scaling: logs of up to %d commits x %d adds (%.1f MB of JSON for %d), "
+              "generated with their checkpoints in %.1f s; median of %d interleaved rounds\n",
+              longest, o.adds, log_bytes / 1e6, longest, SecondsSince(start), o.rounds);
+
+  for (int r = 0; r < o.rounds; ++r) {  // interleaved, so noise hits every case alike
+    for (Table& t : tables) {
+      t.load_s.push_back(LoadSeconds(t, **parquet, o.adds));
+      t.raw_s.push_back(RawParseSeconds(log, t.FirstCommitRead(), static_cast<size_t>(t.commits)));
+      if (t.checkpoint >= 0) t.checkpoint_read_s.push_back(CheckpointReadSeconds(t, **parquet));
+    }
+  }
+
+  std::printf("| store | commits | log MB | no checkpoint: load | MB/s | raw simdjson | load/raw "
+              "| checkpoint at | read: checkpoint + commits | with checkpoint: load "
+              "| of which ReadCheckpointActions | raw simdjson | load/raw | without/with |\n"
+              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (size_t i = 0; i + 1 < tables.size(); i += 2) PrintRow(tables[i], tables[i + 1]);
+  std::filesystem::remove_all(o.posix_dir);
+  return 0;
+}
+
+}  // namespace deltacommit::bench
