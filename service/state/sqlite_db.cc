@@ -174,6 +174,7 @@ StatusOr<std::unique_ptr<SqliteDb>> SqliteDb::Open(const std::string& path,
                                  HintFor(StatusCode::kPermissionDenied));
   }
   sqlite3_busy_timeout(raw, busy_timeout_ms);
+  db->busy_timeout_ms_ = busy_timeout_ms;
   return db;
 }
 

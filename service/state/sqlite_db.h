@@ -94,6 +94,7 @@ class SqliteDb {
   // (e.g. "ratify version 7 of s3://b/t").
   Status Error(int rc, std::string_view doing) const;
   const std::string& path() const { return path_; }
+  int busy_timeout_ms() const { return busy_timeout_ms_; }
 
  private:
   SqliteDb(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
@@ -101,6 +102,7 @@ class SqliteDb {
 
   sqlite3* db_;
   std::string path_;
+  int busy_timeout_ms_ = 0;
 };
 
 }  // namespace deltacommit::service

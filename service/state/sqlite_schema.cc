@@ -1,6 +1,8 @@
 #include "service/state/sqlite_schema.h"
 
 #include <charconv>
+#include <chrono>
+#include <thread>
 #include <string>
 #include <system_error>
 
@@ -85,13 +87,30 @@ Status CreateOrCheck(SqliteDb& db) {
           .c_str());
 }
 
+// Switching a new file to WAL takes an exclusive lock, and SQLite answers
+// SQLITE_BUSY at once, without its busy handler, when another connection
+// opening the file at the same moment holds a shared lock (waiting could
+// deadlock). Retried here for as long as the busy timeout; found by the
+// TSan run of SqliteStateStoreTest.ProcessesOpeningANewFileAtOnceAllSucceed.
+StatusOr<std::string> SwitchToWal(SqliteDb& db) {
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(db.busy_timeout_ms());
+  for (;;) {
+    StatusOr<std::string> mode = db.QueryText("PRAGMA journal_mode = WAL");
+    if (mode.ok() || mode.status().code() != StatusCode::kUnavailable ||
+        std::chrono::steady_clock::now() >= deadline) {
+      return mode;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
 }  // namespace
 
 Status PrepareStateSchema(SqliteDb& db) {
   // WAL: readers do not block the writer; FULL: a commit is fsynced before
   // COMMIT returns, so an acknowledged ratification survives power loss.
-  DC_ASSIGN_OR_RETURN(std::string mode,
-                      db.QueryText("PRAGMA journal_mode = WAL"));
+  DC_ASSIGN_OR_RETURN(std::string mode, SwitchToWal(db));
   if (mode != "wal") {
     return FailedPreconditionError(
         "SQLite file " + db.path() +
