@@ -17,7 +17,6 @@
 #include <map>
 #include <iterator>
 #include <memory>
-#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
