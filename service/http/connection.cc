@@ -194,8 +194,12 @@ class Connection : public ConnectionBase,
   }
 
   // A client that sent "Expect: 100-continue" waits for our go-ahead before
-  // the body; it gets it only once the header passed the limits.
+  // the body; it gets it only once the header passed the limits and checks.
   void OnHeader() {
+    if (Status checked = CheckRequestHeader(parser_->get(), parser_->chunked());
+        !checked.ok()) {
+      return RefuseHeader(checked);
+    }
     auto expect = parser_->get().find(beast_http::field::expect);
     if (expect == parser_->get().end() || parser_->is_done() ||
         !EqualsIgnoreCase(expect->value(), "100-continue")) {
@@ -207,6 +211,22 @@ class Connection : public ConnectionBase,
                        if (ec) return self->Close();
                        self->ReadBody();
                      });
+  }
+
+  // A header that fails CheckRequestHeader: the body is left unread and its
+  // framing is in doubt, so whatever follows on this connection could be a
+  // smuggled request. Answer (400, or 501 for a coding we do not decode)
+  // and close; the rest of the input is drained, never parsed.
+  void RefuseHeader(const Status& refusal) {
+    const BeastRequest& header = parser_->get();
+    request_id_ = RequestIdFor(header);
+    method_ = std::string(header.method_string());
+    route_ = std::string(kUnmatchedRoute);
+    parser_.reset();
+    if (refusal.code() == StatusCode::kUnimplemented) {
+      return AnswerError({501, "not_implemented", refusal.message()}, true);
+    }
+    AnswerError({400, "bad_request", refusal.message()}, true);
   }
 
   void ReadBody() {

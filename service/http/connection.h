@@ -11,6 +11,9 @@
 //   (write_timeout) -> idle again on keep-alive, else closing: the write
 //   side is shut and unread input dropped for up to linger_timeout, so the
 //   client reads the answer rather than a reset.
+// A header that fails CheckRequestHeader (ambiguous framing, a repeated
+// Authorization or Host) is answered 400 or 501 as soon as it is read, and
+// the connection closes: its body is never read, nor what follows parsed.
 #pragma once
 
 #include <boost/asio/ip/tcp.hpp>

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <utility>
+#include <vector>
 
 #include "deltacommit/log_path.h"
 #include "service/http/url_codec.h"
@@ -42,7 +44,130 @@ std::string_view OriginForm(std::string_view target) {
                                          : target.substr(slash);
 }
 
+// Fields that are at most once in a request, so that no two readers of it
+// (a proxy, this server, a handler) can pick different ones.
+constexpr std::pair<beast_http::field, std::string_view> kSingletonFields[] = {
+    {beast_http::field::authorization, "Authorization"},
+    {beast_http::field::host, "Host"},
+};
+
+// A bound on what a message quotes from a header (a token may be long).
+std::string Excerpt(std::string_view s) {
+  constexpr size_t kMax = 64;
+  return s.size() <= kMax ? std::string(s)
+                          : std::string(s.substr(0, kMax)) + "...";
+}
+
+std::string_view TrimOws(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) {
+    s.remove_prefix(1);
+  }
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) {
+    s.remove_suffix(1);
+  }
+  return s;
+}
+
+// The codings of every Transfer-Encoding line in order, lower-cased, empty
+// list elements skipped (RFC 9110 5.6.1). kInvalidArgument for an element
+// that is not a bare token: a coding with parameters is refused too, since
+// chunked takes none and we decode no other coding anyway.
+StatusOr<std::vector<std::string>> TransferCodings(const BeastRequest& header) {
+  std::vector<std::string> codings;
+  auto [begin, end] = header.equal_range(beast_http::field::transfer_encoding);
+  for (auto line = begin; line != end; ++line) {
+    std::string_view rest = line->value();
+    while (true) {
+      size_t comma = rest.find(',');
+      std::string_view element = TrimOws(rest.substr(0, comma));
+      if (!element.empty() && !IsToken(element)) {
+        return InvalidArgumentError(
+            "malformed Transfer-Encoding: an element is not a transfer coding "
+            "name");
+      }
+      if (!element.empty()) codings.push_back(Lower(element));
+      if (comma == std::string_view::npos) break;
+      rest.remove_prefix(comma + 1);
+    }
+  }
+  return codings;
+}
+
+// RFC 9112 6.1 and 6.3: the body is delimited by chunked, as the last and
+// only coding we accept; anything else could be framed differently by
+// whoever forwarded the request.
+Status CheckTransferEncoding(const BeastRequest& header, bool parser_chunked) {
+  if (header.find(beast_http::field::transfer_encoding) == header.end()) {
+    return OkStatus();
+  }
+  if (header.version() < 11) {
+    return InvalidArgumentError(
+        "Transfer-Encoding in an HTTP/1.0 request: its framing cannot be "
+        "trusted (RFC 9112 6.1)");
+  }
+  if (header.find(beast_http::field::content_length) != header.end()) {
+    return InvalidArgumentError(
+        "both Transfer-Encoding and Content-Length: the body's length is "
+        "ambiguous (RFC 9112 6.3)");
+  }
+  DC_ASSIGN_OR_RETURN(std::vector<std::string> codings,
+                      TransferCodings(header));
+  if (std::count(codings.begin(), codings.end(), "chunked") > 1) {
+    return InvalidArgumentError(
+        "Transfer-Encoding names chunked more than once (RFC 9112 7)");
+  }
+  if (codings.empty() || codings.back() != "chunked") {
+    return InvalidArgumentError(
+        "Transfer-Encoding does not end in chunked: the body's length cannot "
+        "be determined (RFC 9112 6.3)");
+  }
+  if (codings.size() > 1) {
+    return UnimplementedError("Transfer-Encoding " + Excerpt(codings.front()) +
+                              " is not implemented: this server decodes only "
+                              "chunked; send the body without that coding");
+  }
+  // Belt and braces: what we accepted must be what the parser will read.
+  if (!parser_chunked) {
+    return InvalidArgumentError(
+        "malformed Transfer-Encoding: the body's framing is ambiguous");
+  }
+  return OkStatus();
+}
+
+// The parser refuses two different lengths; we also refuse a repeated
+// length ("5, 5" or two lines), which RFC 9110 8.6 allows a server to.
+Status CheckContentLength(const BeastRequest& header) {
+  auto [begin, end] = header.equal_range(beast_http::field::content_length);
+  if (begin == end) return OkStatus();
+  std::string_view value = begin->value();
+  bool number = !value.empty() &&
+                std::all_of(value.begin(), value.end(),
+                            [](char c) { return c >= '0' && c <= '9'; });
+  if (std::next(begin) != end || !number) {
+    return InvalidArgumentError(
+        "more than one Content-Length, or one that is not a single number "
+        "(RFC 9112 6.3)");
+  }
+  return OkStatus();
+}
+
+Status CheckSingletonFields(const BeastRequest& header) {
+  for (const auto& [field, name] : kSingletonFields) {
+    if (header.count(field) > 1) {
+      return InvalidArgumentError("more than one " + std::string(name) +
+                                  " header");
+    }
+  }
+  return OkStatus();
+}
+
 }  // namespace
+
+Status CheckRequestHeader(const BeastRequest& header, bool parser_chunked) {
+  DC_RETURN_IF_ERROR(CheckTransferEncoding(header, parser_chunked));
+  DC_RETURN_IF_ERROR(CheckContentLength(header));
+  return CheckSingletonFields(header);
+}
 
 StatusOr<Request> ToRequest(BeastRequest& message) {
   Request request;

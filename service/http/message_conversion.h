@@ -24,6 +24,26 @@ using BeastResponse =
 // kInvalidArgument: a malformed percent-escape in the query.
 StatusOr<Request> ToRequest(BeastRequest& message);
 
+// The checks of a request's header that must run as soon as it is read,
+// before any body byte is read or a 100-continue is sent. `parser_chunked`
+// is whether the parser will decode the body as chunked.
+//
+// The framing must be unambiguous, or a front proxy and this server could
+// split the byte stream into different requests (request smuggling):
+//   kInvalidArgument (400; the caller closes the connection):
+//     Transfer-Encoding (all its lines are one list, RFC 9110 5.3) whose
+//     last coding is not chunked, that names chunked twice, or has an
+//     element that is not a bare token (RFC 9112 6.3); Transfer-Encoding
+//     with Content-Length, or in an HTTP/1.0 request (RFC 9112 6.1); more
+//     than one Content-Length, or one that is not a single number; a
+//     Transfer-Encoding the parser does not read as chunked. Also more
+//     than one Authorization header (a proxy and a handler could check
+//     different ones) or Host header (RFC 9110 7.2).
+//   kUnimplemented (501; the caller closes): a coding before the final
+//     chunked (gzip, deflate, identity, ...): we decode only chunked.
+// Messages name the header, never a value: only a 501 names the coding.
+Status CheckRequestHeader(const BeastRequest& header, bool parser_chunked);
+
 // The client's X-Request-Id when it is 1-64 characters of [A-Za-z0-9._-],
 // else a new UUID.
 std::string RequestIdFor(const BeastRequest& message);
