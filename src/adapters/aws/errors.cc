@@ -4,10 +4,39 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <string_view>
+#include <vector>
+
+#include "adapters/aws/sigv4.h"
 
 namespace deltacommit::aws {
 namespace {
+
+struct Replacement {
+  std::string value;  // as it may appear in the server's text
+  std::string with;
+};
+
+// Each credential value as a store may quote it: as sent or known, and
+// percent-encoded (quoting a URL or a query string). Longest first, so that
+// a value containing another (a token that contains the key id) goes whole.
+std::vector<Replacement> CredentialReplacements(const Credentials& c) {
+  std::vector<Replacement> out;
+  auto add = [&out](const std::string& value, const std::string& with) {
+    if (value.empty()) return;  // an empty value would match everywhere
+    for (std::string form : {value, UriEncode(value, true), UriEncode(value, false)}) {
+      out.push_back({std::move(form), with});
+    }
+  };
+  add(c.session_token, "[redacted session token]");
+  add(c.secret_access_key, "[redacted secret access key]");
+  add(c.access_key_id, c.RedactedKeyId());
+  std::stable_sort(out.begin(), out.end(), [](const Replacement& a, const Replacement& b) {
+    return a.value.size() > b.value.size();
+  });
+  return out;
+}
 
 // The member `name` of a JSON error body when it is a string, else "". The
 // body is whatever the server (or a proxy before it) sent: json::value()
@@ -154,6 +183,26 @@ AwsError ParseJsonError(const HttpResponse& response) {
   return e;
 }
 
+std::string RedactCredentials(std::string_view server_text, const Credentials& credentials) {
+  const std::vector<Replacement> replacements = CredentialReplacements(credentials);
+  // One pass, never rescanning what was put in: a replacement cannot form
+  // a value together with the text around it.
+  std::string out;
+  size_t i = 0;
+  while (i < server_text.size()) {
+    const std::string_view rest = server_text.substr(i);
+    auto hit = std::find_if(replacements.begin(), replacements.end(),
+                            [&rest](const Replacement& r) { return rest.starts_with(r.value); });
+    if (hit == replacements.end()) {
+      out.push_back(server_text[i++]);
+    } else {
+      out += hit->with;
+      i += hit->value.size();
+    }
+  }
+  return out;
+}
+
 bool IsRetryableError(const AwsError& error) {
   const Rule* rule = FindRule(error.code);
   if (rule != nullptr) return rule->status == StatusCode::kUnavailable;
@@ -163,16 +212,19 @@ bool IsRetryableError(const AwsError& error) {
 Status ErrorToStatus(const AwsError& error, const AwsErrorContext& c) {
   const Rule* rule = FindRule(error.code);
   const StatusCode code = rule ? rule->status : FallbackCode(error.http_status);
+  auto quote = [&c](const std::string& server_text) {
+    return c.credentials == nullptr ? server_text : RedactCredentials(server_text, *c.credentials);
+  };
   std::string m = c.service + " " + c.action + " " + c.resource + " at " + c.endpoint + ": " +
-                  error.code + " (HTTP " + std::to_string(error.http_status) + ")";
+                  quote(error.code) + " (HTTP " + std::to_string(error.http_status) + ")";
   if (rule != nullptr) m += ": " + std::string(rule->explanation);
-  if (!error.message.empty()) m += "; server says: " + error.message;
+  if (!error.message.empty()) m += "; server says: " + quote(error.message);
   const bool about_credentials =
       code == StatusCode::kUnauthenticated || code == StatusCode::kPermissionDenied;
   if (about_credentials && !c.credential_source.empty()) {
     m += "; credentials: key " + c.key_id + " from " + c.credential_source;
   }
-  if (!error.request_id.empty()) m += "; request id " + error.request_id;
+  if (!error.request_id.empty()) m += "; request id " + quote(error.request_id);
   return Status(code, std::move(m));
 }
 

@@ -1,6 +1,9 @@
 #include "adapters/aws/errors.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include "adapters/aws/sigv4.h"
 
 namespace deltacommit::aws {
 namespace {
@@ -129,6 +132,69 @@ TEST(AwsErrorsTest, JsonErrorMembersOfAnotherTypeAreIgnored) {
   e = ParseJsonError(r);
   EXPECT_EQ(e.code, "ThrottlingException");
   EXPECT_EQ(e.message, "");
+}
+
+constexpr char kKeyId[] = "ASIAECHOEDKEYID12345";
+constexpr char kSecret[] = "echoedSECRET/echoed+SECRETechoedSECRET00";
+constexpr char kToken[] = "IQoJb3JpZ2luX2VjEEchoed/Session+Token==";
+
+Credentials Echoed() { return {kKeyId, kSecret, kToken, std::nullopt, "request"}; }
+
+TEST(RedactCredentialsTest, ReplacesEachValueAndKeepsTheRest) {
+  const std::string text = std::string("key ") + kKeyId + ", secret " + kSecret + ", token " +
+                           kToken + "; again " + kToken + ".";
+  EXPECT_EQ(RedactCredentials(text, Echoed()),
+            "key ASIA\u20262345, secret [redacted secret access key], token [redacted session "
+            "token]; again [redacted session token].");
+  EXPECT_EQ(RedactCredentials("nothing to see", Echoed()), "nothing to see");
+  EXPECT_EQ(RedactCredentials("", Echoed()), "");
+}
+
+TEST(RedactCredentialsTest, ReplacesPercentEncodedValues) {
+  for (bool encode_slash : {true, false}) {
+    const std::string text = "GET /?X-Amz-Security-Token=" + UriEncode(kToken, encode_slash) +
+                             "&X-Amz-Credential=" + UriEncode(std::string(kKeyId) + "/20260101",
+                                                              encode_slash);
+    const std::string out = RedactCredentials(text, Echoed());
+    EXPECT_THAT(out, ::testing::HasSubstr("Token=[redacted session token]&")) << out;
+    EXPECT_THAT(out, ::testing::HasSubstr("Credential=ASIA\u20262345")) << out;
+  }
+}
+
+TEST(RedactCredentialsTest, AValueInsideAnotherGoesWhole) {
+  Credentials c = Echoed();
+  c.session_token = std::string("token-around-") + kKeyId + "-the-key";
+  EXPECT_EQ(RedactCredentials("<" + c.session_token + "> <" + kKeyId + ">", c),
+            "<[redacted session token]> <ASIA\u20262345>");
+}
+
+TEST(RedactCredentialsTest, EmptyValuesAreSkippedAndShortKeyIdsHidden) {
+  Credentials c{"AKIDSHORT", "", "", std::nullopt, "explicit options"};
+  EXPECT_EQ(RedactCredentials("key AKIDSHORT here", c), "key \u2026 here");
+}
+
+TEST(AwsErrorsTest, ServerTextQuotingTheCredentialsIsRedacted) {
+  const Credentials c = Echoed();
+  AwsErrorContext context = Context();
+  context.credentials = &c;
+  const std::string echo = std::string("key ") + kKeyId + " token " + kToken + " secret " + kSecret;
+  HttpResponse xml = Xml(403, "AccessDenied", echo);
+  xml.body.replace(xml.body.find("tx0001"), 6, kToken);  // in the request id too
+  HttpResponse json;
+  json.status = 400;
+  json.body = R"({"__type":"x#UnrecognizedClientException","message":")" + echo + "\"}";
+  for (const AwsError& error : {ParseXmlError(xml), ParseJsonError(json)}) {
+    const std::string message = ErrorToStatus(error, context).message();
+    EXPECT_THAT(message, ::testing::HasSubstr(
+                             "server says: key ASIA\u20262345 token [redacted session token] "
+                             "secret [redacted secret access key]"));
+    for (const char* value : {kKeyId, kSecret, kToken}) {
+      EXPECT_THAT(message, ::testing::Not(::testing::HasSubstr(value))) << message;
+    }
+  }
+  // Without the credentials nothing is known to remove: the text is quoted.
+  EXPECT_THAT(ErrorToStatus(ParseXmlError(xml), Context()).message(),
+              ::testing::HasSubstr(kToken));
 }
 
 }  // namespace

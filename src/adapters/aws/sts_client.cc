@@ -107,7 +107,12 @@ StatusOr<Credentials> StsClient::GetSessionToken(const Credentials& long_term,
   StatusOr<Credentials> session = ParseGetSessionTokenResponse(
       response->body, "STS GetSessionToken at " + endpoint + " for key " +
                           long_term.RedactedKeyId() + " from " + long_term.source);
-  if (!session.ok()) return session.status().WithContext("STS GetSessionToken at " + endpoint);
+  if (!session.ok()) {
+    // The message may quote the reply (its Expiration).
+    const Status& failed = session.status();
+    return Status(failed.code(), RedactCredentials(failed.message(), long_term))
+        .WithContext("STS GetSessionToken at " + endpoint);
+  }
   return session;
 }
 
@@ -118,7 +123,8 @@ Status StsClient::ErrorFor(const HttpResponse& response, const Credentials& long
                                 "(temporary credentials for the commit service)",
                                 config_.service.endpoint_url,
                                 long_term.source,
-                                long_term.RedactedKeyId()};
+                                long_term.RedactedKeyId(),
+                                &long_term};
   Status base = ErrorToStatus(error, context);
   if (error.code == "AccessDenied" || error.code == "AccessDeniedException") {
     return PermissionDeniedError(base.message() + kAccessDeniedAdvice);

@@ -187,6 +187,25 @@ TEST_F(StsClientTest, AMalformedSuccessNamesTheEndpointAndNoSecret) {
   EXPECT_THAT(s.message(), HasSubstr("has no SecretAccessKey"));
 }
 
+// A store may quote what it was sent, or what it knows, in its error text.
+TEST_F(StsClientTest, AnErrorQuotingTheLongTermKeysIsRedacted) {
+  http_.Script({Response(403, std::string("<ErrorResponse><Error><Code>SignatureDoesNotMatch</Code>"
+                                          "<Message>key AKIALONGTERMKEY12345, secret ") +
+                                  kLongTermSecret +
+                                  "</Message></Error><RequestId>r-1</RequestId></ErrorResponse>")});
+  Status s = Client().GetSessionToken(LongTerm(), 3600).status();
+  EXPECT_EQ(s.code(), StatusCode::kUnauthenticated);
+  EXPECT_THAT(s.message(),
+              HasSubstr("server says: key AKIA\u20262345, secret [redacted secret access key]"));
+  EXPECT_THAT(s.message(), Not(HasSubstr("AKIALONGTERMKEY12345")));
+  ExpectNoSecret(s.message());
+  http_.Script({Response(200, Reply(AllFields(kLongTermSecret)))});  // quoted as Expiration
+  s = Client().GetSessionToken(LongTerm(), 3600).status();
+  EXPECT_EQ(s.code(), StatusCode::kInternal);
+  EXPECT_THAT(s.message(), HasSubstr("Expiration \"[redacted secret access key]\""));
+  ExpectNoSecret(s.message());
+}
+
 TEST_F(StsClientTest, ADurationOutsideStssBoundsIsRefusedBeforeSending) {
   for (int64_t seconds : {int64_t{0}, int64_t{899}, int64_t{129'601}}) {
     Status s = Client().GetSessionToken(LongTerm(), seconds).status();

@@ -77,10 +77,12 @@ struct DynamoDbClient::Call {
   bool idempotent;
 };
 
-// Who signed a call, for error messages (never the secret).
+// Who signed a call, for error messages (never the secret), and the
+// credentials themselves, whose values are removed from the server's text.
 struct DynamoDbClient::Signer {
   std::string source;
   std::string key_id;  // redacted
+  aws::Credentials credentials;
 };
 
 DynamoDbClient::DynamoDbClient(DynamoDbClientConfig config, aws::HttpClient& http,
@@ -100,6 +102,7 @@ StatusOr<aws::HttpResponse> DynamoDbClient::Exchange(const Call& call) {
     DC_RETURN_IF_ERROR(aws::CheckNotExpired(creds, now_ms));
     signer.source = creds.source;
     signer.key_id = creds.RedactedKeyId();
+    signer.credentials = creds;
     aws::HttpRequest request;
     request.method = "POST";
     request.url = config_.service.endpoint_url + "/";
@@ -139,8 +142,9 @@ Status DynamoDbClient::ErrorFor(const Call& call, const aws::HttpResponse& respo
                                 const Signer& signer) const {
   const aws::AwsError error = aws::ParseJsonError(response);
   const std::string& endpoint = config_.service.endpoint_url;
-  const aws::AwsErrorContext context{"DynamoDB", call.action,   "table " + call.table,
-                                     endpoint,   signer.source, signer.key_id};
+  const aws::AwsErrorContext context{"DynamoDB",    call.action,   "table " + call.table,
+                                     endpoint,      signer.source, signer.key_id,
+                                     &signer.credentials};
   const Status base = aws::ErrorToStatus(error, context);
   const std::string& code = error.code;
   if (code == "ResourceNotFoundException") return TableNotFound(call.table, config_.service, base);

@@ -59,8 +59,7 @@ StatusOr<aws::HttpResponse> S3ObjectStore::Send(const Call& call, Signer* signer
   auto build = [&]() -> StatusOr<aws::HttpRequest> {
     DC_ASSIGN_OR_RETURN(aws::Credentials creds, credentials_.GetCredentials());
     DC_RETURN_IF_ERROR(aws::CheckNotExpired(creds, clock_.NowMillis()));
-    signer->source = creds.source;
-    signer->key_id = creds.RedactedKeyId();
+    signer->credentials = creds;
     aws::HttpRequest request;
     request.method = call.method;
     request.url = Url(call.object_key, call.query);
@@ -95,8 +94,9 @@ Status S3ObjectStore::ErrorFor(const Call& call, const aws::HttpResponse& respon
                                "s3://" + config_.bucket + "/" +
                                    (call.resource.empty() ? call.object_key : call.resource),
                                config_.service.endpoint_url,
-                               signer.source,
-                               signer.key_id};
+                               signer.credentials.source,
+                               signer.credentials.RedactedKeyId(),
+                               &signer.credentials};
   return aws::ErrorToStatus(aws::ParseXmlError(response), context);
 }
 

@@ -69,10 +69,10 @@ class S3ObjectStore : public ObjectStore {
 
   std::string FullKey(std::string_view key) const;
   std::string Url(const std::string& object_key, const std::string& query) const;
-  // Who signed a call, for error messages (never the secret).
+  // What signed a call, for error messages: they show its source and
+  // redacted key id, and its values are removed from the server's text.
   struct Signer {
-    std::string source;
-    std::string key_id;  // redacted
+    aws::Credentials credentials;
   };
   // Sends `call` (signed per attempt, retried as allowed). Transport errors
   // and credential errors come back as Status; any HTTP reply as a response.
