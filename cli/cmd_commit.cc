@@ -172,6 +172,8 @@ int RunCommit(const CommitArgs& args) {
   if (args.read_version >= 0) request.version = args.read_version;
   auto snapshot = LoadSnapshot(*table->log, table->Request(request.version));
   if (!snapshot.ok()) return ReportError(snapshot.status());
+  // Actions may name files by absolute URIs under the table.
+  options->table_uri = table->is_local() ? "file://" + table->uri : table->uri;
   Transaction txn(*table->log, *snapshot, *options, SystemClock(), RealSleeper());
   Status st = Prepare(args, **snapshot, txn, std::move(actions).value());
   if (!st.ok()) return ReportError(st);

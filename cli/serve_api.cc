@@ -58,6 +58,7 @@ std::optional<ApiError> ServeApi::Prepare(const CommitBody& body,
   if (table->is_local()) {
     if (std::optional<ApiError> refused = PrepareLocal(body, *table)) return refused;
     out.access.endpoint = {"local", {}, /*enforces_if_none_match=*/true};
+    out.access.local_root = service::LocalRootOf(deps_.config->local, *table).value_or("");
   } else {
     StatusOr<service::S3EndpointConfig> endpoint =
         service::ResolveS3Endpoint(deps_.config->s3, table->bucket, body.endpoint);

@@ -124,15 +124,15 @@ class ServeHandlersTest : public ::testing::Test {
 };
 
 TEST_F(ServeHandlersTest, CommitThenReplayThenConflict) {
-  http::Response first = api_->PostCommit(Post(Commit(table_, 0, st::CommitActions("a"))));
+  http::Response first = api_->PostCommit(Post(Commit(table_, 0, st::FirstCommitActions("a"))));
   ASSERT_EQ(first.status, 200) << first.body;
   EXPECT_EQ(json::parse(first.body), json({{"version", 0}, {"published", true}}));
-  EXPECT_EQ(*stores_.Memory(table_).Get(CommitPath(0)), st::CommitActions("a"));
+  EXPECT_EQ(*stores_.Memory(table_).Get(CommitPath(0)), st::FirstCommitActions("a"));
 
-  http::Response replay = api_->PostCommit(Post(Commit(table_, 0, st::CommitActions("a"))));
+  http::Response replay = api_->PostCommit(Post(Commit(table_, 0, st::FirstCommitActions("a"))));
   EXPECT_EQ(replay.status, 200) << replay.body;
 
-  http::Response taken = api_->PostCommit(Post(Commit(table_, 0, st::CommitActions("b"))));
+  http::Response taken = api_->PostCommit(Post(Commit(table_, 0, st::FirstCommitActions("b"))));
   EXPECT_EQ(taken.status, 409);
   EXPECT_EQ(ErrorOf(taken)["code"], "version_taken");
   EXPECT_EQ(ErrorOf(taken)["latest_version"], 0);
@@ -170,11 +170,11 @@ TEST_F(ServeHandlersTest, ForbiddenTableActionAndEndpoint) {
   EXPECT_THAT(message, HasSubstr("s3://bucket/elsewhere"));
 
   http::Response read_only =
-      api_->PostCommit(Post(Commit(table_, 0, st::CommitActions("a")), kReaderToken));
+      api_->PostCommit(Post(Commit(table_, 0, st::FirstCommitActions("a")), kReaderToken));
   EXPECT_EQ(read_only.status, 403);
   EXPECT_THAT(ErrorOf(read_only)["message"].get<std::string>(), HasSubstr("commit"));
 
-  json body = Commit(table_, 0, st::CommitActions("a"));
+  json body = Commit(table_, 0, st::FirstCommitActions("a"));
   body["endpoint"] = "evil-host";
   http::Response endpoint = api_->PostCommit(Post(body));
   EXPECT_EQ(endpoint.status, 403);
@@ -204,20 +204,20 @@ TEST_F(ServeHandlersTest, BadRequests) {
 }
 
 TEST_F(ServeHandlersTest, CredentialProblemsAre422) {
-  json expired = Commit(table_, 0, st::CommitActions("a"));
+  json expired = Commit(table_, 0, st::FirstCommitActions("a"));
   expired["credentials"]["expiration"] = "2001-02-03T04:05:06Z";
   http::Response answer = api_->PostCommit(Post(expired));
   EXPECT_EQ(answer.status, 422);
   EXPECT_EQ(ErrorOf(answer)["code"], "credentials_invalid");
   EXPECT_THAT(ErrorOf(answer)["message"].get<std::string>(),
               HasSubstr("expired at 2001-02-03T04:05:06Z"));
-  json malformed = Commit(table_, 0, st::CommitActions("a"));
+  json malformed = Commit(table_, 0, st::FirstCommitActions("a"));
   malformed["credentials"]["expiration"] = "soon";
   EXPECT_EQ(api_->PostCommit(Post(malformed)).status, 422);
-  json missing = Commit(table_, 0, st::CommitActions("a"));
+  json missing = Commit(table_, 0, st::FirstCommitActions("a"));
   missing["credentials"].erase("expiration");
   EXPECT_EQ(api_->PostCommit(Post(missing)).status, 422);
-  json wrong_secret = Commit(table_, 0, st::CommitActions("a"));
+  json wrong_secret = Commit(table_, 0, st::FirstCommitActions("a"));
   wrong_secret["credentials"]["secret_access_key"] = "not-the-secret";
   http::Response rejected = api_->PostCommit(Post(wrong_secret));
   EXPECT_EQ(rejected.status, 424) << rejected.body;
@@ -226,7 +226,7 @@ TEST_F(ServeHandlersTest, CredentialProblemsAre422) {
 }
 
 TEST_F(ServeHandlersTest, PendingCommits) {
-  ASSERT_EQ(api_->PostCommit(Post(Commit(table_, 0, st::CommitActions("a")))).status, 200);
+  ASSERT_EQ(api_->PostCommit(Post(Commit(table_, 0, st::FirstCommitActions("a")))).status, 200);
   http::Response list = api_->GetPendingCommits(Get(table_, kReaderToken, {{"start", "0"}}));
   ASSERT_EQ(list.status, 200) << list.body;
   EXPECT_EQ(json::parse(list.body),
@@ -253,7 +253,7 @@ TEST_F(ServeHandlersTest, HealthAndReadiness) {
 }
 
 TEST_F(ServeHandlersTest, LogsNameTheClientButNeverTheCredentials) {
-  api_->PostCommit(Post(Commit(table_, 0, st::CommitActions("a"))));
+  api_->PostCommit(Post(Commit(table_, 0, st::FirstCommitActions("a"))));
   json wrong = Commit(table_, 1, st::CommitActions("b"));
   wrong["credentials"]["secret_access_key"] = "WRONGsecretUNDERtest";
   api_->PostCommit(Post(wrong));

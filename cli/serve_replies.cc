@@ -18,6 +18,7 @@ int HttpStatusFor(CommitOutcome outcome) {
     case CommitOutcome::kTooLarge: return 413;
     case CommitOutcome::kCredentialsInvalid: return 422;
     case CommitOutcome::kCredentialsRejected: return 424;
+    case CommitOutcome::kForbidden: return 403;
     case CommitOutcome::kUnavailable: return 503;
     case CommitOutcome::kLogInconsistent: return 500;
   }

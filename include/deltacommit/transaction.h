@@ -48,6 +48,9 @@ struct TransactionOptions {
   std::chrono::milliseconds backoff_base{1};
   std::chrono::milliseconds backoff_cap{25};
   std::string engine_info = "deltacommit/0.1.0";
+  // The table's URI ("s3://b/t", "file:///data/t"): actions may name files
+  // by absolute URIs under it. Empty: only paths relative to the table root.
+  std::string table_uri;
 };
 
 enum class CommitResult {

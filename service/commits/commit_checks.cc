@@ -7,55 +7,18 @@
 #include "adapters/aws/sigv4.h"
 #include "deltacommit/action_json.h"
 #include "deltacommit/log_path.h"
-#include "service/commits/action_paths.h"
 
 namespace deltacommit::service {
 namespace {
 
 std::string AtLine(int64_t line) { return "actions line " + std::to_string(line) + ": "; }
 
-// Counts the actions that may appear at most once per commit.
-struct SingletonCounts {
-  int commit_info = 0;
-  int protocol = 0;
-  int metadata = 0;
-};
-
-Status CheckKind(const Action& action, SingletonCounts& counts) {
-  if (const auto* unknown = std::get_if<UnknownAction>(&action)) {
-    return InvalidArgumentError("unknown action \"" + unknown->type +
-                                "\": the service writes only the Delta actions it knows "
-                                "(add, remove, metaData, protocol, commitInfo, txn, cdc, "
-                                "domainMetadata)");
+// The txn actions, recorded with the commit (CommitChecker has checked
+// them: non-empty and unique appIds).
+void NoteTxn(const Action& action, CheckedCommit& checked) {
+  if (const auto* txn = std::get_if<SetTransaction>(&action)) {
+    checked.app_txns.push_back(AppTxn{txn->app_id, txn->version});
   }
-  if (std::holds_alternative<CheckpointMetadata>(action) ||
-      std::holds_alternative<Sidecar>(action)) {
-    return InvalidArgumentError("\"" + std::string(ActionType(action)) +
-                                "\" belongs in checkpoints, not in a commit");
-  }
-  int* count = std::holds_alternative<CommitInfo>(action) ? &counts.commit_info
-               : std::holds_alternative<Protocol>(action) ? &counts.protocol
-               : std::holds_alternative<Metadata>(action) ? &counts.metadata
-                                                          : nullptr;
-  if (count != nullptr && ++*count > 1) {
-    return InvalidArgumentError("a second \"" + std::string(ActionType(action)) +
-                                "\" action: a commit holds at most one");
-  }
-  return OkStatus();
-}
-
-Status NoteTxn(const Action& action, CheckedCommit& checked) {
-  const auto* txn = std::get_if<SetTransaction>(&action);
-  if (txn == nullptr) return OkStatus();
-  if (txn->app_id.empty()) return InvalidArgumentError("txn with an empty appId");
-  for (const AppTxn& seen : checked.app_txns) {
-    if (seen.app_id == txn->app_id) {
-      return InvalidArgumentError("a second txn for appId \"" + txn->app_id +
-                                  "\": a commit holds at most one per application");
-    }
-  }
-  checked.app_txns.push_back(AppTxn{txn->app_id, txn->version});
-  return OkStatus();
 }
 
 void NoteTimestamp(const Action& action, CheckedCommit& checked) {
@@ -65,15 +28,14 @@ void NoteTimestamp(const Action& action, CheckedCommit& checked) {
       info->in_commit_timestamp ? info->in_commit_timestamp : info->timestamp;
 }
 
-Status CheckLine(std::string_view table, std::string_view line, ActionParser& parser,
-                 SingletonCounts& counts, CheckedCommit& checked) {
+Status CheckLine(std::string_view line, ActionParser& parser, CheckedCommit& checked) {
   if (line.ends_with('\r')) line.remove_suffix(1);
   if (line.empty()) return InvalidArgumentError("empty line: one action per line");
   DC_ASSIGN_OR_RETURN(Action action, parser.ParseLine(line));
-  DC_RETURN_IF_ERROR(CheckKind(action, counts));
-  DC_RETURN_IF_ERROR(CheckActionPaths(table, action));
+  DC_RETURN_IF_ERROR(checked.rules.Add(action));
   NoteTimestamp(action, checked);
-  return NoteTxn(action, checked);
+  NoteTxn(action, checked);
+  return OkStatus();
 }
 
 }  // namespace
@@ -90,8 +52,8 @@ StatusOr<CheckedCommit> CheckCommitContent(std::string_view table, std::string_v
   const std::string_view bytes = content;
   if (content.ends_with('\n')) content.remove_suffix(1);
   CheckedCommit checked;
+  checked.rules = CommitChecker(std::string(table));
   ActionParser parser;
-  SingletonCounts counts;
   int64_t line_number = 0;
   for (size_t start = 0; start <= content.size();) {
     size_t end = content.find('\n', start);
@@ -100,7 +62,7 @@ StatusOr<CheckedCommit> CheckCommitContent(std::string_view table, std::string_v
       return ResourceExhaustedError("more than " + std::to_string(limits.max_actions) +
                                     " actions in one commit (the limit)");
     }
-    Status line = CheckLine(table, content.substr(start, end - start), parser, counts, checked);
+    Status line = CheckLine(content.substr(start, end - start), parser, checked);
     if (!line.ok()) return Status(line.code(), AtLine(line_number) + line.message());
     start = end + 1;
   }

@@ -14,6 +14,7 @@
 
 #include "adapters/aws/credentials.h"
 #include "deltacommit/actions.h"
+#include "deltacommit/commit_rules.h"
 #include "deltacommit/status.h"
 #include "service/state/commit_record.h"
 
@@ -32,13 +33,17 @@ struct CheckedCommit {
   std::optional<int64_t> commit_timestamp_ms;
   // The txn actions, one per appId (recorded when the commit is ratified).
   std::vector<AppTxn> app_txns;
+  // The commit rules, applied to each action; Finish is left for when the
+  // table's state at the previous version is known.
+  CommitChecker rules{""};
 };
 
 // Checks `content`, the bytes of a commit file for `table`: one action per
-// line ('\n', or "\r\n"; the last newline optional), no empty line, every
-// action known (no UnknownAction, no checkpoint-only action), at most one
-// commitInfo, protocol and metaData, every file path inside the table
-// (CheckActionPaths).
+// line ('\n', or "\r\n"; the last newline optional), no empty line, and
+// each action by the library's commit rules (deltacommit/commit_rules.h:
+// known actions, at most one commitInfo, protocol and metaData, files inside
+// the table, ...). The rules of the whole commit against the table's state
+// are left to `rules.Finish`.
 //   kInvalidArgument    what is wrong, with the 1-based line number
 //   kResourceExhausted  over `limits` (bytes or actions), naming the limit
 StatusOr<CheckedCommit> CheckCommitContent(std::string_view table, std::string_view content,

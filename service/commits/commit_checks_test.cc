@@ -51,7 +51,7 @@ TEST(CheckCommitContentTest, RefusesBadContentNamingTheLine) {
        "belongs in checkpoints"},
       {info + "{\"add\":{\"path\":\"../x.parquet\",\"partitionValues\":{},\"size\":1,"
               "\"modificationTime\":1,\"dataChange\":true}}",
-       "line 2: path \"../x.parquet\""},
+       "line 2: add.path \"../x.parquet\""},
       {info + "{\"remove\":{\"path\":\"s3://other/x.parquet\",\"dataChange\":true}}",
        "outside the table"},
       {info + "{\"txn\":{\"appId\":\"a\",\"version\":1}}\n{\"txn\":{\"appId\":\"a\",\"version\":2}}",

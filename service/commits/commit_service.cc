@@ -37,6 +37,15 @@ CommitReply CommitService::Commit(const CommitRequest& request) {
   } else {
     reply = mode == CommitMode::kService ? CommitInline(request) : CommitStaged(request);
   }
+  // A local table takes no credentials: its store refusing access is the
+  // service's own rule for its files (no symbolic link, regular files only).
+  if (request.access.local() && reply.outcome == CommitOutcome::kCredentialsRejected) {
+    std::string_view message = reply.message;
+    if (message.starts_with(kCredentialsRejectedPrefix)) {
+      message.remove_prefix(kCredentialsRejectedPrefix.size());
+    }
+    reply = CommitReply::Error(CommitOutcome::kForbidden, std::string(message));
+  }
   const auto latency = std::chrono::duration_cast<std::chrono::microseconds>(
       std::chrono::steady_clock::now() - start);
   observer_.OnCommit(CommitEvent{mode, reply.outcome, latency});
@@ -123,6 +132,7 @@ CommitReply CommitService::StageRatifyPublish(const CommitRequest& request, Open
   CommitRecord wanted =
       RecordOf(request, opened.checked, StagedCommitPath(request.version, NewUuid()));
   if (auto reply = CheckVersion(wanted, CommitMode::kService, store)) return *reply;
+  if (auto refused = CheckOnTable(wanted, opened.checked, store)) return *refused;
   // A unique name: a plain PUT, safe to resend.
   Status staged = store.Put(wanted.staged_file, content);
   if (!staged.ok()) return ReplyFor(ObjectStoreFailure(staged));
@@ -173,6 +183,35 @@ std::optional<CommitReply> CommitService::CheckVersion(const CommitRecord& wante
   StatusOr<std::optional<CommitRecord>> existing = state_.Get(wanted.table, wanted.version);
   if (!existing.ok()) return ReplyFor(StateStoreFailure(observer_, "Get", existing.status()));
   return Resolve(wanted, *existing, latest, mode, store);
+}
+
+std::optional<CommitReply> CommitService::CheckOnTable(const CommitRecord& wanted,
+                                                       const CheckedCommit& checked,
+                                                       ObjectStore& store) {
+  CommitBase base;
+  base.creating = wanted.version == 0;
+  StatusOr<AppendTableState> state = FailedPreconditionError("not needed");
+  if (!base.creating && checked.rules.NeedsTableState()) {
+    state = append_tables_.Load(wanted.table, wanted.version - 1, store);
+    // Not knowable from the JSON log (the protocol only in a checkpoint, a
+    // ratified commit not yet published): the rules that need the table's
+    // state are applied to what the commit itself carries.
+    if (!state.ok() && state.status().code() != StatusCode::kFailedPrecondition) {
+      return ReplyFor(ObjectStoreFailure(state.status()));
+    }
+  }
+  if (state.ok()) {
+    base.protocol = state->protocol ? &*state->protocol : nullptr;
+    base.metadata = state->metadata ? &*state->metadata : nullptr;
+  }
+  Status rules = checked.rules.Finish(base);
+  if (!rules.ok()) {
+    return CommitReply::Error(CommitOutcome::kBadRequest,
+                              "version " + std::to_string(wanted.version) + " of " + wanted.table +
+                                  ": " + rules.message() + "; nothing was written");
+  }
+  if (state.ok()) append_tables_.Store(wanted.table, std::move(state).value());
+  return std::nullopt;
 }
 
 CommitReply CommitService::Resolve(const CommitRecord& wanted,

@@ -128,11 +128,17 @@ class CommitService {
   // or not yet: it is decided either way) or the failure that stops it.
   CommitReply PublishRatified(const TableAccess& access, ObjectStore& store,
                               const CommitRecord& record, std::string_view content);
-  CommitReply RatifyStaged(const CommitRequest& request, const CommitRecord& wanted,
-                           ObjectStore& store);
+  CommitReply RatifyStaged(const CommitRequest& request, const CheckedCommit& checked,
+                           const CommitRecord& wanted, ObjectStore& store);
   // Steps 3 and 4: nullopt when request.version is the next version.
   std::optional<CommitReply> CheckVersion(const CommitRecord& wanted, CommitMode mode,
                                           ObjectStore& store);
+  // The commit rules of the whole commit (commit_rules.h) against the
+  // table's protocol and metadata at wanted.version - 1, read from its JSON
+  // log when the commit needs them. REQUIRES: the table lock; CheckVersion
+  // passed. nullopt when the commit may be written.
+  std::optional<CommitReply> CheckOnTable(const CommitRecord& wanted,
+                                          const CheckedCommit& checked, ObjectStore& store);
   CommitReply Resolve(const CommitRecord& wanted, const std::optional<CommitRecord>& existing,
                       Version latest, CommitMode mode, ObjectStore& store);
   CommitReply RatifyRefused(const CommitRecord& wanted, const Status& status,

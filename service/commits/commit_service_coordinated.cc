@@ -26,17 +26,19 @@ CommitReply CommitService::CommitStaged(const CommitRequest& request) {
   StatusOr<CheckedCommit> checked =
       CheckCommitContent(request.access.table, *content, options_.limits);
   if (!checked.ok()) return ContentRefused(checked.status(), "staged commit " + staged_file + ": ");
-  CommitReply reply = RatifyStaged(request, RecordOf(request, *checked, staged_file),
+  CommitReply reply = RatifyStaged(request, *checked, RecordOf(request, *checked, staged_file),
                                    *opened.store);
   // Also for a replay: the instance that ratified it may have died first.
   if (reply.ok() && !reply.published) publisher_.Schedule(request.access);
   return reply;
 }
 
-CommitReply CommitService::RatifyStaged(const CommitRequest& request, const CommitRecord& wanted,
+CommitReply CommitService::RatifyStaged(const CommitRequest& request,
+                                        const CheckedCommit& checked, const CommitRecord& wanted,
                                         ObjectStore& store) {
   std::lock_guard lock(locks_.For(request.access.table));
   if (auto reply = CheckVersion(wanted, CommitMode::kCoordinated, store)) return *reply;
+  if (auto refused = CheckOnTable(wanted, checked, store)) return *refused;
   RatifyConflict conflict;
   Status ratified = steps_.Ratify(wanted, &conflict);
   if (!ratified.ok()) {

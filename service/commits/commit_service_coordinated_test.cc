@@ -12,6 +12,8 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using testing::CommitActions;
+using testing::CommitActionsAt;
+using testing::FirstCommitActions;
 
 constexpr auto kWait = std::chrono::seconds(10);
 
@@ -37,13 +39,13 @@ class CoordinatedTest : public CommitServiceTest {
 };
 
 TEST_F(CoordinatedTest, RatifiesAtOnceAndPublishesInTheBackground) {
-  const std::string staged = PutStaged(0, CommitActions("a"));
+  const std::string staged = PutStaged(0, FirstCommitActions("a"));
   CommitReply reply = CommitStaged(0, staged);
   ASSERT_TRUE(reply.ok()) << reply.message;
   EXPECT_EQ(reply.version, 0);
   EXPECT_FALSE(reply.published);
   ASSERT_TRUE(service().publisher().WaitIdle(kWait));
-  EXPECT_EQ(Read(CommitPath(0)), CommitActions("a"));
+  EXPECT_EQ(Read(CommitPath(0)), FirstCommitActions("a"));
   auto record = sqlite_->Get(table_, 0);
   ASSERT_TRUE(record.ok() && record->has_value());
   EXPECT_EQ((*record)->staged_file, staged);
@@ -54,7 +56,7 @@ TEST_F(CoordinatedTest, RatifiesAtOnceAndPublishesInTheBackground) {
 
 TEST_F(CoordinatedTest, SameStagedFileReplayedIsOkAnotherNameIsVersionTaken) {
   for (Version v = 0; v <= 1; ++v) {
-    ASSERT_TRUE(CommitStaged(v, PutStaged(v, CommitActions(std::to_string(v)))).ok());
+    ASSERT_TRUE(CommitStaged(v, PutStaged(v, CommitActionsAt(v, std::to_string(v)))).ok());
   }
   const std::string staged = PutStaged(2, CommitActions("2"));
   ASSERT_TRUE(CommitStaged(2, staged).ok());
@@ -71,7 +73,7 @@ TEST_F(CoordinatedTest, SameStagedFileReplayedIsOkAnotherNameIsVersionTaken) {
 }
 
 TEST_F(CoordinatedTest, BadStagedCommitsAreRefusedNamingTheProblem) {
-  CommitReply wrong_version = CommitStaged(1, PutStaged(0, CommitActions("a")));
+  CommitReply wrong_version = CommitStaged(1, PutStaged(0, FirstCommitActions("a")));
   EXPECT_EQ(wrong_version.outcome, CommitOutcome::kBadRequest);
   EXPECT_THAT(wrong_version.message, HasSubstr("not a staged commit of version 1"));
   CommitReply missing = CommitStaged(0, StagedCommitPath(0, NewUuid()));
@@ -83,7 +85,7 @@ TEST_F(CoordinatedTest, BadStagedCommitsAreRefusedNamingTheProblem) {
   CommitServiceOptions small;
   small.limits.max_commit_bytes = 16;
   NewService(small);
-  EXPECT_EQ(CommitStaged(0, PutStaged(0, CommitActions("a"))).outcome, CommitOutcome::kTooLarge);
+  EXPECT_EQ(CommitStaged(0, PutStaged(0, FirstCommitActions("a"))).outcome, CommitOutcome::kTooLarge);
   EXPECT_TRUE(CommitFiles().empty());
 }
 
@@ -95,7 +97,7 @@ TEST_F(CoordinatedTest, PendingCommitsFromStartAboveAFullPageOfOlderOnes) {
   NewService(small);
   service().publisher().Stop();
   for (Version v = 0; v <= 5; ++v) {
-    ASSERT_TRUE(CommitStaged(v, PutStaged(v, CommitActions(std::to_string(v)))).ok());
+    ASSERT_TRUE(CommitStaged(v, PutStaged(v, CommitActionsAt(v, std::to_string(v)))).ok());
   }
   EXPECT_THAT(PendingVersions(0), ElementsAre(0, 1));
   EXPECT_THAT(PendingVersions(3), ElementsAre(3, 4));
@@ -112,7 +114,7 @@ TEST_F(CoordinatedTest, PendingCommitsListsRatifiedUnpublishedCommitsFromStart) 
   EXPECT_TRUE(none->commits.empty());
   std::vector<std::string> staged;
   for (Version v = 0; v <= 2; ++v) {
-    staged.push_back(PutStaged(v, CommitActions(std::to_string(v), 1000 + v)));
+    staged.push_back(PutStaged(v, CommitActionsAt(v, std::to_string(v), 1000 + v)));
     ASSERT_TRUE(CommitStaged(v, staged.back()).ok());
   }
   auto pending = service().PendingCommits(table_, 1);
@@ -135,16 +137,16 @@ TEST_F(CoordinatedTest, PublisherRetriesTransientFailures) {
   CommitServiceOptions options;
   options.publisher.first_retry = std::chrono::milliseconds(5);
   NewService(options);
-  ASSERT_TRUE(CommitStaged(0, PutStaged(0, CommitActions("a"))).ok());
+  ASSERT_TRUE(CommitStaged(0, PutStaged(0, FirstCommitActions("a"))).ok());
   ASSERT_TRUE(service().publisher().WaitIdle(kWait));
   EXPECT_EQ(faults().CallCount(ObjectStoreOp::kPutIfAbsent), 3);
-  EXPECT_EQ(Read(CommitPath(0)), CommitActions("a"));
+  EXPECT_EQ(Read(CommitPath(0)), FirstCommitActions("a"));
 }
 
 TEST_F(CoordinatedTest, PublisherDropsCredentialsThatS3Refuses) {
   faults().FailEveryCall(ObjectStoreOp::kPutIfAbsent, CommitPath(0),
                          PermissionDeniedError("S3 PutObject ...: AccessDenied (HTTP 403)"));
-  ASSERT_TRUE(CommitStaged(0, PutStaged(0, CommitActions("a"))).ok());
+  ASSERT_TRUE(CommitStaged(0, PutStaged(0, FirstCommitActions("a"))).ok());
   ASSERT_TRUE(service().publisher().WaitIdle(kWait));
   EXPECT_EQ(faults().CallCount(ObjectStoreOp::kPutIfAbsent), 1);
   EXPECT_THAT(PendingVersions(), ElementsAre(0));
@@ -157,7 +159,7 @@ TEST_F(CoordinatedTest, PublisherDropsCredentialsWhenTheyExpire) {
   options.publisher.max_retry = std::chrono::milliseconds(5);
   NewService(options);
   faults().FailEveryCall(ObjectStoreOp::kPutIfAbsent, CommitPath(0));
-  ASSERT_TRUE(CommitStaged(0, PutStaged(0, CommitActions("a"))).ok());
+  ASSERT_TRUE(CommitStaged(0, PutStaged(0, FirstCommitActions("a"))).ok());
   EXPECT_FALSE(service().publisher().WaitIdle(std::chrono::milliseconds(100)));
   EXPECT_EQ(service().publisher().ScheduledTables(), 1u);
   clock_.Advance(std::chrono::hours(2));

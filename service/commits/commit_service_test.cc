@@ -17,9 +17,11 @@ using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::Not;
 using testing::CommitActions;
+using testing::CommitActionsAt;
+using testing::FirstCommitActions;
 
 TEST_F(CommitServiceTest, FirstCommitLandsAsCommitFileWithTheExactBytes) {
-  const std::string actions = CommitActions("a");
+  const std::string actions = FirstCommitActions("a");
   CommitReply reply = CommitInline(0, actions);
   ASSERT_TRUE(reply.ok()) << reply.message;
   EXPECT_EQ(reply.version, 0);
@@ -49,8 +51,8 @@ TEST_F(CommitServiceTest, TableUnknownToTheServiceContinuesAfterItsHighestCommit
 }
 
 TEST_F(CommitServiceTest, ReplayOfTheSameCommitIsOkAndWritesNothingMore) {
-  ASSERT_TRUE(CommitInline(0, CommitActions("a")).ok());
-  CommitReply replay = CommitInline(0, CommitActions("a"));
+  ASSERT_TRUE(CommitInline(0, FirstCommitActions("a")).ok());
+  CommitReply replay = CommitInline(0, FirstCommitActions("a"));
   ASSERT_TRUE(replay.ok()) << replay.message;
   EXPECT_EQ(replay.version, 0);
   EXPECT_TRUE(replay.published);
@@ -83,7 +85,7 @@ TEST_F(CommitServiceTest, AStagedCopyDeletedByAnotherPublisherIsNotAnInconsisten
 }
 
 TEST_F(CommitServiceTest, ACommitsTxnsAreRecordedWithItsVersion) {
-  ASSERT_TRUE(CommitInline(0, CommitActions("a")).ok());
+  ASSERT_TRUE(CommitInline(0, FirstCommitActions("a")).ok());
   const std::string with_txn = CommitActions("b") + "{\"txn\":{\"appId\":\"stream\",\"version\":7}}\n";
   ASSERT_TRUE(CommitInline(1, with_txn).ok());
   auto applied = sqlite_->LatestAppTxn(table_, "stream");
@@ -92,7 +94,7 @@ TEST_F(CommitServiceTest, ACommitsTxnsAreRecordedWithItsVersion) {
 }
 
 TEST_F(CommitServiceTest, ReplayIsRecognisedAfterItsRecordWasForgotten) {
-  for (Version v = 0; v <= 3; ++v) ASSERT_TRUE(CommitInline(v, CommitActions(std::to_string(v))).ok());
+  for (Version v = 0; v <= 3; ++v) ASSERT_TRUE(CommitInline(v, CommitActionsAt(v, std::to_string(v))).ok());
   auto forgotten = sqlite_->ForgetPublishedBefore(table_, 3);
   ASSERT_TRUE(forgotten.ok());
   ASSERT_EQ(*forgotten, 3);
@@ -103,7 +105,7 @@ TEST_F(CommitServiceTest, ReplayIsRecognisedAfterItsRecordWasForgotten) {
 }
 
 TEST_F(CommitServiceTest, OtherContentForATakenVersionIsVersionTakenWithLatest) {
-  ASSERT_TRUE(CommitInline(0, CommitActions("a")).ok());
+  ASSERT_TRUE(CommitInline(0, FirstCommitActions("a")).ok());
   ASSERT_TRUE(CommitInline(1, CommitActions("b")).ok());
   CommitReply reply = CommitInline(1, CommitActions("c"));
   EXPECT_EQ(reply.outcome, CommitOutcome::kVersionTaken);
@@ -137,7 +139,7 @@ TEST_F(CommitServiceTest, BadRequestsAreRefusedBeforeAnythingIsWritten) {
 TEST_F(CommitServiceTest, ExpiredCredentialsAreInvalidBeforeAnyS3Call) {
   TableAccess access = Access();
   access.credentials.expiration_ms = SystemClock().NowMillis() - 1000;
-  CommitReply reply = service().Commit(testing::ServiceCommit(access, 0, CommitActions("a")));
+  CommitReply reply = service().Commit(testing::ServiceCommit(access, 0, FirstCommitActions("a")));
   EXPECT_EQ(reply.outcome, CommitOutcome::kCredentialsInvalid);
   EXPECT_THAT(reply.message, AllOf(HasSubstr("expired at"), HasSubstr("UTC"),
                                    Not(HasSubstr(testing::kTestSecret))));
@@ -147,7 +149,7 @@ TEST_F(CommitServiceTest, ExpiredCredentialsAreInvalidBeforeAnyS3Call) {
 
 TEST_F(CommitServiceTest, CredentialsRefusedByS3AreRejectedNamingActionAndCode) {
   CommitReply reply = service().Commit(
-      testing::ServiceCommit(Access("wrong-secret"), 0, CommitActions("a")));
+      testing::ServiceCommit(Access("wrong-secret"), 0, FirstCommitActions("a")));
   EXPECT_EQ(reply.outcome, CommitOutcome::kCredentialsRejected);
   EXPECT_THAT(reply.message,
               AllOf(HasSubstr("SignatureDoesNotMatch"), HasSubstr("ListObjectsV2"),
@@ -158,17 +160,17 @@ TEST_F(CommitServiceTest, CredentialsRefusedByS3AreRejectedNamingActionAndCode) 
 
 TEST_F(CommitServiceTest, StateStoreDownIsUnavailableAndObserved) {
   state_->SetDown(true);
-  CommitReply reply = CommitInline(0, CommitActions("a"));
+  CommitReply reply = CommitInline(0, FirstCommitActions("a"));
   EXPECT_EQ(reply.outcome, CommitOutcome::kUnavailable);
   EXPECT_THAT(reply.message, HasSubstr("state store"));
   EXPECT_EQ(observer_.StateStoreErrors("Unpublished Unavailable"), 1);
   state_->SetDown(false);
-  EXPECT_TRUE(CommitInline(0, CommitActions("a")).ok());
+  EXPECT_TRUE(CommitInline(0, FirstCommitActions("a")).ok());
 }
 
 TEST_F(CommitServiceTest, LostRatifyReplyIsAskedAgainAndCommitsOnce) {
   state_->DropRatifyReplies(1);
-  CommitReply reply = CommitInline(0, CommitActions("a"));
+  CommitReply reply = CommitInline(0, FirstCommitActions("a"));
   ASSERT_TRUE(reply.ok()) << reply.message;
   EXPECT_TRUE(reply.published);
   EXPECT_EQ(state_->RatifyCalls(), 2);
@@ -178,7 +180,7 @@ TEST_F(CommitServiceTest, LostRatifyReplyIsAskedAgainAndCommitsOnce) {
 TEST_F(CommitServiceTest, PublishFailureAfterRatifyIsOkUnpublishedAndFinishedLater) {
   service().publisher().Stop();  // the next request finishes it
   faults().FailEveryCall(ObjectStoreOp::kPutIfAbsent, CommitPath(0));
-  CommitReply reply = CommitInline(0, CommitActions("a"));
+  CommitReply reply = CommitInline(0, FirstCommitActions("a"));
   ASSERT_TRUE(reply.ok()) << reply.message;
   EXPECT_FALSE(reply.published);
   EXPECT_TRUE(CommitFiles().empty());
@@ -186,17 +188,17 @@ TEST_F(CommitServiceTest, PublishFailureAfterRatifyIsOkUnpublishedAndFinishedLat
   CommitReply next = CommitInline(1, CommitActions("b"));
   ASSERT_TRUE(next.ok()) << next.message;
   EXPECT_THAT(CommitFiles(), ElementsAre(CommitPath(0), CommitPath(1)));
-  EXPECT_EQ(Read(CommitPath(0)), CommitActions("a"));
+  EXPECT_EQ(Read(CommitPath(0)), FirstCommitActions("a"));
 }
 
 TEST_F(CommitServiceTest, PublisherFinishesACommitWhosePublishFailed) {
   faults().AddRule(FaultRule{ObjectStoreOp::kPutIfAbsent, CommitPath(0), 1, 1,
                              FaultAction::kFail, UnavailableError("S3 503"), {}});
-  CommitReply reply = CommitInline(0, CommitActions("a"));
+  CommitReply reply = CommitInline(0, FirstCommitActions("a"));
   ASSERT_TRUE(reply.ok()) << reply.message;
   EXPECT_FALSE(reply.published);
   ASSERT_TRUE(service().publisher().WaitIdle(std::chrono::seconds(10)));
-  EXPECT_EQ(Read(CommitPath(0)), CommitActions("a"));
+  EXPECT_EQ(Read(CommitPath(0)), FirstCommitActions("a"));
   ASSERT_EQ(observer_.Publishes().size(), 1u);
   EXPECT_TRUE(observer_.Publishes()[0].background);
 }
@@ -204,7 +206,7 @@ TEST_F(CommitServiceTest, PublisherFinishesACommitWhosePublishFailed) {
 TEST_F(CommitServiceTest, CommitFileWrittenAroundTheServiceIsNeverOverwritten) {
   service().publisher().Stop();
   faults().FailEveryCall(ObjectStoreOp::kPutIfAbsent, CommitPath(0));
-  ASSERT_TRUE(CommitInline(0, CommitActions("ours")).ok());
+  ASSERT_TRUE(CommitInline(0, FirstCommitActions("ours")).ok());
   // A writer that bypasses the service takes version 0.
   ASSERT_TRUE(memory().Put(CommitPath(0), CommitActions("theirs")).ok());
   faults().ClearRules();
@@ -220,7 +222,7 @@ TEST_F(CommitServiceTest, CommitFileWrittenAroundTheServiceIsNeverOverwritten) {
 TEST_F(CommitServiceTest, EndpointWithoutConditionalPutsChecksBeforeWriting) {
   TableAccess access = Access();
   access.endpoint.enforces_if_none_match = false;
-  ASSERT_TRUE(service().Commit(testing::ServiceCommit(access, 0, CommitActions("a"))).ok());
+  ASSERT_TRUE(service().Commit(testing::ServiceCommit(access, 0, FirstCommitActions("a"))).ok());
   ASSERT_TRUE(service().Commit(testing::ServiceCommit(access, 1, CommitActions("b"))).ok());
   EXPECT_EQ(faults().CallCount(ObjectStoreOp::kPutIfAbsent), 0);
   EXPECT_EQ(Read(CommitPath(1)), CommitActions("b"));
@@ -235,9 +237,9 @@ TEST_F(CommitServiceTest, ConcurrentWritersWithRebaseGetContiguousVersionsEachOn
     threads.emplace_back([&, t] {
       Version next = 0;
       for (int i = 0; i < kCommits; ++i) {
-        const std::string actions = CommitActions(std::to_string(t) + "-" + std::to_string(i));
+        const std::string tag = std::to_string(t) + "-" + std::to_string(i);
         for (;;) {
-          CommitReply reply = CommitInline(next, actions);
+          CommitReply reply = CommitInline(next, testing::CommitActionsAt(next, tag));
           if (reply.ok()) break;
           ASSERT_TRUE(reply.outcome == CommitOutcome::kVersionTaken ||
                       reply.outcome == CommitOutcome::kVersionAhead) << reply.message;

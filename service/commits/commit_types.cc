@@ -30,6 +30,8 @@ std::string_view CommitOutcomeName(CommitOutcome outcome) {
       return "txn_conflict";
     case CommitOutcome::kAppendUnavailable:
       return "append_unavailable";
+    case CommitOutcome::kForbidden:
+      return "forbidden";
   }
   return "unavailable";
 }

@@ -38,6 +38,9 @@ struct TableAccess {
   // The writer's temporary credentials: in memory only, never logged or
   // stored; dropped when they expire. None for a local table.
   aws::Credentials credentials;
+  // A local table: the [local] root that covers it, beneath which its
+  // store follows no symbolic link.
+  std::string local_root;
   // A local table is written as the service's own user: no credentials to
   // check or to expire.
   bool local() const { return table.starts_with("file://"); }
@@ -85,6 +88,10 @@ enum class CommitOutcome {
   // table's protocol and metaData in its JSON commits): commit with a
   // version instead.
   kAppendUnavailable,
+  // A local table's files refuse the request (a symbolic link or a file
+  // that is not a regular one where the service reads or writes): nothing
+  // was read through it or written.
+  kForbidden,
 };
 
 // The API's error code: "ok", "version_taken", "version_ahead",

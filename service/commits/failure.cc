@@ -26,8 +26,8 @@ CommitReply ReplyFor(const Failure& failure) {
   switch (failure.kind) {
     case FailureKind::kObjectStore: {
       if (IsCredentialsRejected(failure)) {
-        CommitReply reply = CommitReply::Error(CommitOutcome::kCredentialsRejected,
-                                               "S3 refused the request's credentials: " + message);
+        CommitReply reply = CommitReply::Error(
+            CommitOutcome::kCredentialsRejected, std::string(kCredentialsRejectedPrefix) + message);
         reply.reason = failure.status.code() == StatusCode::kPermissionDenied
                            ? "access_denied"
                            : "invalid_credentials";

@@ -32,6 +32,10 @@ using StepResult = std::optional<Failure>;
 
 // The failure of an S3 call (the observer already saw its S3 code).
 Failure ObjectStoreFailure(Status status);
+
+// What a kCredentialsRejected reply's message starts with.
+inline constexpr std::string_view kCredentialsRejectedPrefix =
+    "S3 refused the request's credentials: ";
 // The failure of state store call `operation` ("Ratify"), reported to
 // `observer`.
 Failure StateStoreFailure(CommitObserver& observer, std::string_view operation, Status status);

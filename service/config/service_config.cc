@@ -223,9 +223,37 @@ Status ReadAppends(TomlSection& section, int64_t max_commit_bytes, AppendsConfig
   return section.Finish();
 }
 
+// Whether `a` is `b` or inside it, path segment by segment.
+bool IsWithin(const std::filesystem::path& a, const std::filesystem::path& b) {
+  auto [b_end, a_at] = std::mismatch(b.begin(), b.end(), a.begin(), a.end());
+  return b_end == b.end();
+}
+
+// Two roots that overlap once symbolic links are resolved would give a
+// table two names, and so two state records and two locks: refused.
+Status CheckRootsApart(TomlSection& section, const std::vector<std::string>& roots) {
+  std::vector<std::filesystem::path> real;
+  for (const std::string& root : roots) {
+    std::error_code ec;
+    real.push_back(std::filesystem::weakly_canonical(root, ec));
+    if (ec) return section.Error("roots", "\"" + root + "\" cannot be resolved: " + ec.message());
+  }
+  for (size_t i = 0; i < roots.size(); ++i) {
+    for (size_t j = 0; j < roots.size(); ++j) {
+      if (i == j || !IsWithin(real[i], real[j])) continue;
+      return section.Error("roots", "\"" + roots[i] + "\" and \"" + roots[j] +
+                                        "\" overlap (" + real[i].string() + " is within " +
+                                        real[j].string() +
+                                        " once symbolic links are resolved): a table would have "
+                                        "two names; list each directory once");
+    }
+  }
+  return OkStatus();
+}
+
 // [local] roots: directories (relative ones against the config file's),
 // each spelt as a local table URI would be, so that prefix checks compare
-// like with like.
+// like with like; no two of them overlapping.
 Status ReadLocal(TomlSection& section, std::string_view base_dir, LocalConfig& out) {
   std::vector<std::string> roots;
   DC_RETURN_IF_ERROR(section.GetStringArray("roots", roots));
@@ -238,6 +266,7 @@ Status ReadLocal(TomlSection& section, std::string_view base_dir, LocalConfig& o
     if (!uri.ok()) return section.Error("roots", uri.status().message());
     out.roots.push_back(uri->local_path);
   }
+  DC_RETURN_IF_ERROR(CheckRootsApart(section, out.roots));
   return section.Finish();
 }
 

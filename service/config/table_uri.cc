@@ -103,6 +103,12 @@ StatusOr<TableUri> LocalTableUri(std::string_view uri) {
   if (path.empty() || path.front() != '/') {
     return BadUri(uri, "must be file:///absolute/path (no host name, no relative path)");
   }
+  // As for s3:// URIs: a URI reader would take these as a query, a fragment
+  // or a separator, so the directory written would not be the one named.
+  if (path.find(' ') != std::string_view::npos) return BadUri(uri, "contains spaces");
+  if (path.find_first_of("?#") != std::string_view::npos) {
+    return BadUri(uri, "has a query or fragment ('?' or '#')");
+  }
   if (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
   if (path == "/") return BadUri(uri, "names the file system's root, not a table directory");
   const std::string_view segments = path.substr(1);

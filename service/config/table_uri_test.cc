@@ -75,7 +75,6 @@ TEST(NormalizeTableUriTest, LocalTablesAreAbsolutePathsWithPlainSegments) {
   EXPECT_TRUE(table->is_local());
   EXPECT_TRUE(table->bucket.empty());
   EXPECT_EQ(Normalized("FILE:///srv/t"), "file:///srv/t");
-  EXPECT_EQ(Normalized("file:///srv/a b"), "file:///srv/a b");
   EXPECT_FALSE(NormalizeTableUri("s3://bucket/t")->is_local());
 }
 
@@ -89,6 +88,9 @@ TEST(NormalizeTableUriTest, RefusesLocalTablesThatCouldLeaveTheirPath) {
   EXPECT_THAT(Refusal("file:///srv/t/_delta_log"), HasSubstr("_delta_log"));
   EXPECT_THAT(Refusal("file:///srv/%2E%2E/etc"), HasSubstr("%2E"));
   EXPECT_THAT(Refusal("file:///srv\\t"), HasSubstr("'\\'"));
+  EXPECT_THAT(Refusal("file:///srv/a/t1?x"), HasSubstr("query or fragment"));
+  EXPECT_THAT(Refusal("file:///srv/a/t1#x"), HasSubstr("query or fragment"));
+  EXPECT_THAT(Refusal("file:///srv/a/t 1"), HasSubstr("contains spaces"));
 }
 
 TEST(NormalizeTableUriTest, RefusesBadBucketNames) {

@@ -7,26 +7,12 @@
 
 #include "deltacommit/action_json.h"
 #include "deltacommit/commit_coordinator.h"
+#include "deltacommit/commit_rules.h"
 #include "deltacommit/log_path.h"
 #include "deltacommit/table_features.h"
 
 namespace deltacommit {
 namespace {
-
-bool HasRelativeEscape(std::string_view path) {
-  if (path.find("://") != std::string_view::npos || path.starts_with("/") ||
-      path.starts_with("file:")) {
-    return false;  // absolute URIs are allowed by the protocol
-  }
-  size_t start = 0;
-  while (start <= path.size()) {
-    size_t end = path.find('/', start);
-    if (end == std::string_view::npos) end = path.size();
-    if (path.substr(start, end - start) == "..") return true;
-    start = end + 1;
-  }
-  return false;
-}
 
 template <typename T>
 const T* FindLast(const std::vector<Action>& actions) {
@@ -83,68 +69,27 @@ void Transaction::SetAppTransaction(std::string app_id, int64_t version) {
 
 Status Transaction::Validate() const {
   const bool creating = read_version() < 0;
-  const Protocol* new_protocol = FindLast<Protocol>(actions_);
-  const Metadata* new_metadata = FindLast<Metadata>(actions_);
-  if (creating && (new_protocol == nullptr || new_metadata == nullptr)) {
-    return InvalidArgumentError(
-        "the table does not exist: version 0 must contain a protocol and a metaData action");
-  }
-  const Protocol& protocol = new_protocol ? *new_protocol : read_snapshot_->protocol();
-  const Metadata& metadata = new_metadata ? *new_metadata : read_snapshot_->metadata();
-  if (new_protocol && !creating) {
-    DC_RETURN_IF_ERROR(CheckProtocolTransition(read_snapshot_->protocol(), *new_protocol));
-  }
-  DC_RETURN_IF_ERROR(CheckWriteSupported(protocol, metadata));
-  DC_RETURN_IF_ERROR(CheckCommitCoordinator(creating ? nullptr : &read_snapshot_->metadata(),
-                                            protocol, metadata, log_.CommitCoordinator())
-                         .WithContext(log_.Describe()));
-  const bool append_only = IsAppendOnly(protocol, metadata);
-  std::set<FileKey> adds, removes;
   for (const Action& a : actions_) {
-    const std::string_view type = ActionType(a);
     if (std::holds_alternative<CommitInfo>(a)) {
       return InvalidArgumentError("commitInfo: the transaction writes its own commitInfo");
     }
-    if (std::holds_alternative<UnknownAction>(a)) {
-      return InvalidArgumentError("unknown action type \"" + std::string(type) +
-                                  "\": this build cannot commit it");
-    }
-    if (std::holds_alternative<CheckpointMetadata>(a) || std::holds_alternative<Sidecar>(a)) {
-      return InvalidArgumentError(std::string(type) + ": only allowed in checkpoints, not commits");
-    }
-    if (auto* add = std::get_if<AddFile>(&a)) {
-      if (add->path.empty()) return InvalidArgumentError("add.path: empty");
-      if (HasRelativeEscape(add->path)) {
-        return InvalidArgumentError("add.path \"" + add->path + "\": path outside the table");
-      }
-      if (!adds.insert(KeyOf(*add)).second) {
-        return InvalidArgumentError("add \"" + add->path + "\": file added twice in one commit");
-      }
-    }
-    if (auto* rm = std::get_if<RemoveFile>(&a)) {
-      if (HasRelativeEscape(rm->path)) {
-        return InvalidArgumentError("remove.path \"" + rm->path + "\": path outside the table");
-      }
-      if (append_only && rm->data_change) {
-        return InvalidArgumentError("remove \"" + rm->path +
-                                    "\": the table is append-only (delta.appendOnly=true)");
-      }
-      if (!removes.insert(KeyOf(*rm)).second) {
-        return InvalidArgumentError("remove \"" + rm->path + "\": file removed twice in one commit");
-      }
-    }
-    if (auto* d = std::get_if<DomainMetadata>(&a)) {
-      if (!IsFeatureEnabled(protocol, "domainMetadata")) {
-        return InvalidArgumentError("domainMetadata \"" + d->domain +
-                                    "\": the table does not support the domainMetadata feature");
-      }
-      if (d->domain.starts_with("delta.")) {
-        return InvalidArgumentError("domainMetadata \"" + d->domain +
-                                    "\": domains starting with \"delta.\" are reserved");
-      }
-    }
   }
-  return OkStatus();
+  // The rules every commit obeys, whoever writes it (the service applies
+  // the same): paths, action kinds, version 0, protocol transitions.
+  const CommitBase base{options_.table_uri, creating,
+                        creating ? nullptr : &read_snapshot_->protocol(),
+                        creating ? nullptr : &read_snapshot_->metadata()};
+  DC_RETURN_IF_ERROR(CheckCommitActions(base, actions_));
+  const Protocol* new_protocol = FindLast<Protocol>(actions_);
+  const Metadata* new_metadata = FindLast<Metadata>(actions_);
+  const Protocol& protocol = new_protocol ? *new_protocol : read_snapshot_->protocol();
+  const Metadata& metadata = new_metadata ? *new_metadata : read_snapshot_->metadata();
+  // This writer's own questions: can it write these features, and does it
+  // commit through the coordinator the table names.
+  DC_RETURN_IF_ERROR(CheckWriteSupported(protocol, metadata));
+  return CheckCommitCoordinator(creating ? nullptr : &read_snapshot_->metadata(), protocol,
+                                metadata, log_.CommitCoordinator())
+      .WithContext(log_.Describe());
 }
 
 std::string Transaction::BuildCommit(int64_t in_commit_timestamp) const {

@@ -270,8 +270,14 @@ TEST_F(TransactionTest, RejectsActionsThatMayNotBeCommitted) {
   };
   expect_invalid(CommitInfo{}, "commitInfo");
   expect_invalid(UnknownAction{"futureThing", "{}"}, "futureThing");
-  expect_invalid(Add("../outside.parquet"), "outside the table");
-  expect_invalid(Sidecar{}, "only allowed in checkpoints");
+  expect_invalid(Add("../outside.parquet"), "must stay inside the table");
+  expect_invalid(Add("%2E%2E/escape.parquet"), "must stay inside the table");
+  expect_invalid(Add("_delta_log/x.json"), "is inside _delta_log");
+  expect_invalid(Add("s3://elsewhere/x.parquet"), "is an absolute URI");
+  AddFile negative = Add("n.parquet");
+  negative.size = -1;
+  expect_invalid(negative, "size -1 is negative");
+  expect_invalid(Sidecar{}, "belongs in checkpoints");
   EXPECT_EQ(Latest()->version(), 0);
 }
 

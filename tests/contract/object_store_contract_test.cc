@@ -41,6 +41,18 @@ class PosixEnv {
   PosixObjectStore store_{dir_.path()};
 };
 
+// The store the commit service uses for local tables: confined beneath a
+// [local] root, following no symbolic link.
+class PosixConfinedEnv {
+ public:
+  static constexpr const char* kName = "PosixConfined";
+  ObjectStore& store() { return store_; }
+
+ private:
+  TempDir dir_;
+  PosixObjectStore store_{dir_.path() + "/tenant/table", {dir_.path()}};
+};
+
 // The real S3 server (Ceph RGW here), under a fresh prefix per test.
 class S3Env {
  public:
@@ -106,8 +118,8 @@ class ObjectStoreContractTest : public ::testing::Test {
   Env env_;
 };
 
-using Envs = ::testing::Types<MemoryEnv, PosixEnv, S3Env, FaultEnv<MemoryEnv>,
-                              FaultEnv<PosixEnv>>;
+using Envs = ::testing::Types<MemoryEnv, PosixEnv, PosixConfinedEnv, S3Env,
+                              FaultEnv<MemoryEnv>, FaultEnv<PosixEnv>>;
 TYPED_TEST_SUITE(ObjectStoreContractTest, Envs, EnvName);
 
 std::string AllBytes() {

@@ -60,7 +60,7 @@ class Scenario {
     state_ = std::move(store).value();
   }
 
-  static std::string Content(Version v) { return testing::CommitActions("v" + std::to_string(v)); }
+  static std::string Content(Version v) { return testing::CommitActionsAt(v, "v" + std::to_string(v)); }
 
   // The writer: commits 0..kCommits-1 through A (switching to B when A
   // crashes; A's publisher done), calls `loop_done`, then commit kCommits,

@@ -116,7 +116,7 @@ class BadInputServiceTest : public ServeApiTest {
       }
       return raw;
     }
-    json body = Commit(0, Actions("bad-input"));
+    json body = Commit(0, FirstActions("bad-input"));
     const json patch = json::parse(filled, nullptr, false);
     EXPECT_FALSE(patch.is_discarded()) << "not a JSON merge patch: " << filled;
     body.merge_patch(patch);

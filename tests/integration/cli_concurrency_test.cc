@@ -279,7 +279,7 @@ TEST_F(CliTest, BadInputGetsAClearErrorAndWritesNothing) {
   } cases[] = {
       {{"commit", table_, "--actions", "-"}, "{\"add\":{\"path\":\"a\"}\n", 2, "line 1"},
       {{"commit", table_, "--actions", "-"}, "{\"futureAction\":{}}\n", 2, "futureAction"},
-      {{"commit", table_, "--actions", "-"}, AddLine("../escape.parquet"), 2, "outside the table"},
+      {{"commit", table_, "--actions", "-"}, AddLine("../escape.parquet"), 2, "must stay inside the table"},
       {{"commit", table_, "--actions", "-"}, "", 2, "no actions"},
       {{"commit", table_, "--actions", "/nonexistent/file"}, "", 5, "cannot open"},
       {{"commit", table_, "--actions", "-", "--isolation-level", "Bogus"}, AddLine("x"), 2, "Bogus"},

@@ -13,6 +13,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Not;
 using testing::CommitActions;
+using testing::FirstCommitActions;
 
 template <typename Env>
 using CommitServiceS3Test = CommitServiceOnS3Test<Env>;
@@ -20,7 +21,7 @@ TYPED_TEST_SUITE(CommitServiceS3Test, StateStoreEnvs, EnvName);
 
 TYPED_TEST(CommitServiceS3Test, ServiceModeCommitLandsAsCommitFileWithTheExactBytes) {
   auto service = this->NewService();
-  const std::string actions = CommitActions("a");
+  const std::string actions = FirstCommitActions("a");
   CommitReply reply = service->Commit(testing::ServiceCommit(this->Access(), 0, actions));
   ASSERT_TRUE(reply.ok()) << reply.message;
   EXPECT_EQ(reply.version, 0);
@@ -34,14 +35,14 @@ TYPED_TEST(CommitServiceS3Test, ServiceModeCommitLandsAsCommitFileWithTheExactBy
 
 TYPED_TEST(CommitServiceS3Test, ReplayAfterALostReplyIsTheSameVersionAndOneFile) {
   auto service = this->NewService();
-  ASSERT_TRUE(service->Commit(testing::ServiceCommit(this->Access(), 0, CommitActions("a"))).ok());
+  ASSERT_TRUE(service->Commit(testing::ServiceCommit(this->Access(), 0, FirstCommitActions("a"))).ok());
   const CommitRequest request = testing::ServiceCommit(this->Access(), 1, CommitActions("b"));
   ASSERT_TRUE(service->Commit(request).ok());
   // The writer never saw that reply and sends the commit again.
   CommitReply replay = service->Commit(request);
   ASSERT_TRUE(replay.ok()) << replay.message;
   EXPECT_EQ(replay.version, 1);
-  EXPECT_THAT(this->ContiguousCommits(2), ElementsAre(CommitActions("a"), CommitActions("b")));
+  EXPECT_THAT(this->ContiguousCommits(2), ElementsAre(FirstCommitActions("a"), CommitActions("b")));
   EXPECT_TRUE(this->LogKeys(LogFileType::kStagedCommit).empty())
       << "published: the staged copies are deleted";
 }
@@ -49,7 +50,7 @@ TYPED_TEST(CommitServiceS3Test, ReplayAfterALostReplyIsTheSameVersionAndOneFile)
 TYPED_TEST(CommitServiceS3Test, ConflictIsVersionTakenAndAheadIsVersionAheadWithLatest) {
   auto service = this->NewService();
   for (Version v = 0; v <= 1; ++v) {
-    ASSERT_TRUE(service->Commit(testing::ServiceCommit(this->Access(), v, CommitActions("x" + std::to_string(v)))).ok());
+    ASSERT_TRUE(service->Commit(testing::ServiceCommit(this->Access(), v, testing::CommitActionsAt(v, "x" + std::to_string(v)))).ok());
   }
   CommitReply taken = service->Commit(testing::ServiceCommit(this->Access(), 1, CommitActions("y")));
   EXPECT_EQ(taken.outcome, CommitOutcome::kVersionTaken);
@@ -66,7 +67,7 @@ TYPED_TEST(CommitServiceS3Test, WrongSecretIsRejectedNamingSignatureDoesNotMatch
   auto service = this->NewService();
   const std::string wrong = "WRONGsecretWRONGsecretWRONGsecret0123456";
   CommitReply reply =
-      service->Commit(testing::ServiceCommit(this->Access(wrong), 0, CommitActions("a")));
+      service->Commit(testing::ServiceCommit(this->Access(wrong), 0, FirstCommitActions("a")));
   EXPECT_EQ(reply.outcome, CommitOutcome::kCredentialsRejected);
   EXPECT_THAT(reply.message,
               AllOf(HasSubstr("SignatureDoesNotMatch"), HasSubstr("ListObjectsV2"),
@@ -80,7 +81,7 @@ TYPED_TEST(CommitServiceS3Test, ExpiredCredentialsAreInvalidBeforeAnyS3Call) {
   auto service = this->NewService();
   TableAccess access = this->Access();
   access.credentials.expiration_ms = SystemClock().NowMillis() - 5'000;
-  CommitReply reply = service->Commit(testing::ServiceCommit(access, 0, CommitActions("a")));
+  CommitReply reply = service->Commit(testing::ServiceCommit(access, 0, FirstCommitActions("a")));
   EXPECT_EQ(reply.outcome, CommitOutcome::kCredentialsInvalid);
   EXPECT_THAT(reply.message, AllOf(HasSubstr("expired at"), HasSubstr("UTC")));
   EXPECT_EQ(this->counting_http_.sent(), 0);
@@ -91,7 +92,7 @@ TYPED_TEST(CommitServiceS3Test, CoordinatedCommitIsRatifiedAtOnceAndPublishedInT
   std::vector<std::string> staged;
   for (Version v = 0; v <= 2; ++v) {
     staged.push_back(StagedCommitPath(v, NewUuid()));
-    ASSERT_TRUE(this->reader_->Put(staged.back(), CommitActions(std::to_string(v))).ok());
+    ASSERT_TRUE(this->reader_->Put(staged.back(), testing::CommitActionsAt(v, std::to_string(v))).ok());
     CommitReply reply =
         service->Commit(testing::CoordinatedCommit(this->Access(), v, staged.back()));
     ASSERT_TRUE(reply.ok()) << reply.message;
@@ -104,7 +105,7 @@ TYPED_TEST(CommitServiceS3Test, CoordinatedCommitIsRatifiedAtOnceAndPublishedInT
   EXPECT_NE(other.outcome, CommitOutcome::kOk);  // missing object or taken: never a commit
   ASSERT_TRUE(service->publisher().WaitIdle(std::chrono::seconds(30)));
   EXPECT_THAT(this->ContiguousCommits(3),
-              ElementsAre(CommitActions("0"), CommitActions("1"), CommitActions("2")));
+              ElementsAre(FirstCommitActions("0"), CommitActions("1"), CommitActions("2")));
   auto pending = service->PendingCommits(this->table_, 0);
   ASSERT_TRUE(pending.ok());
   EXPECT_EQ(pending->latest, 2);
@@ -115,8 +116,8 @@ TYPED_TEST(CommitServiceS3Test, CoordinatedTakenVersionWithAnotherStagedNameIsVe
   auto service = this->NewService();
   const std::string first = StagedCommitPath(0, NewUuid());
   const std::string second = StagedCommitPath(0, NewUuid());
-  ASSERT_TRUE(this->reader_->Put(first, CommitActions("a")).ok());
-  ASSERT_TRUE(this->reader_->Put(second, CommitActions("a")).ok());
+  ASSERT_TRUE(this->reader_->Put(first, FirstCommitActions("a")).ok());
+  ASSERT_TRUE(this->reader_->Put(second, FirstCommitActions("a")).ok());
   ASSERT_TRUE(service->Commit(testing::CoordinatedCommit(this->Access(), 0, first)).ok());
   CommitReply other = service->Commit(testing::CoordinatedCommit(this->Access(), 0, second));
   EXPECT_EQ(other.outcome, CommitOutcome::kVersionTaken);

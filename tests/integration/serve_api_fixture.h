@@ -49,6 +49,18 @@ inline std::string Actions(const std::string& tag) {
          AddAction(tag);
 }
 
+// Actions(tag) for version 0, which must also carry protocol and metaData
+// (a fixed table id: the same tag gives the same bytes).
+inline std::string FirstActions(const std::string& tag) {
+  return "{\"commitInfo\":{\"timestamp\":1700000000000,\"operation\":\"WRITE\"}}\n"
+         "{\"protocol\":{\"minReaderVersion\":1,\"minWriterVersion\":2}}\n"
+         "{\"metaData\":{\"id\":\"00000000-0000-4000-8000-0000000000ab\",\"format\":"
+         "{\"provider\":\"parquet\",\"options\":{}},\"schemaString\":"
+         "\"{\\\"type\\\":\\\"struct\\\",\\\"fields\\\":[]}\",\"partitionColumns\":[],"
+         "\"configuration\":{}}}\n" +
+         AddAction(tag);
+}
+
 // The path of GET /v1/tables/{table}/commits?start=<start>.
 inline std::string PendingPath(const std::string& table, Version start) {
   return "/v1/tables/" + aws::UriEncode(table, /*encode_slash=*/true) +

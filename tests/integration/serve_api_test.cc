@@ -18,7 +18,7 @@ using ::testing::SizeIs;
 using nlohmann::json;
 
 TEST_F(ServeApiTest, CommitLandsWithTheExactBytesAndReplaysAreIdempotent) {
-  const std::string actions = Actions("a");
+  const std::string actions = FirstActions("a");
   aws::HttpResponse first = Post(Commit(0, actions));
   ASSERT_EQ(first.status, 200) << first.body;
   EXPECT_EQ(json::parse(first.body), json({{"version", 0}, {"published", true}}));
@@ -29,7 +29,7 @@ TEST_F(ServeApiTest, CommitLandsWithTheExactBytesAndReplaysAreIdempotent) {
   EXPECT_EQ(replay.status, 200) << replay.body;
   EXPECT_EQ(json::parse(replay.body)["version"], 0);
 
-  aws::HttpResponse taken = Post(Commit(0, Actions("b")));
+  aws::HttpResponse taken = Post(Commit(0, FirstActions("b")));
   EXPECT_EQ(taken.status, 409);
   EXPECT_EQ(ErrorOf(taken)["code"], "version_taken");
   EXPECT_EQ(ErrorOf(taken)["latest_version"], 0);
@@ -46,7 +46,7 @@ TEST_F(ServeApiTest, CommitLandsWithTheExactBytesAndReplaysAreIdempotent) {
 }
 
 TEST_F(ServeApiTest, CoordinatedCommitIsListedUntilPublished) {
-  ASSERT_EQ(Post(Commit(0, Actions("a"))).status, 200);
+  ASSERT_EQ(Post(Commit(0, FirstActions("a"))).status, 200);
   const std::string staged = StagedCommitPath(1, NewUuid());
   ASSERT_TRUE(s3_.store->Put(staged, Actions("b")).ok());
   json body = Commit(1, "");
@@ -75,19 +75,19 @@ TEST_F(ServeApiTest, CoordinatedCommitIsListedUntilPublished) {
 }
 
 TEST_F(ServeApiTest, MissingOrUnknownTokenIs401) {
-  aws::HttpResponse none = Send("POST", "/v1/commits", Commit(0, Actions("a")).dump(), "");
+  aws::HttpResponse none = Send("POST", "/v1/commits", Commit(0, FirstActions("a")).dump(), "");
   EXPECT_EQ(none.status, 401);
   EXPECT_EQ(ErrorOf(none)["code"], "unauthenticated");
   EXPECT_EQ(none.Header("www-authenticate"), "Bearer realm=\"deltacommit\"");
   aws::HttpResponse unknown =
-      Send("POST", "/v1/commits", Commit(0, Actions("a")).dump(), "no-such-token");
+      Send("POST", "/v1/commits", Commit(0, FirstActions("a")).dump(), "no-such-token");
   EXPECT_EQ(unknown.status, 401);
   EXPECT_THAT(MessageOf(unknown), HasSubstr("unknown bearer token"));
   EXPECT_THAT(Keys(), IsEmpty());
 }
 
 TEST_F(ServeApiTest, TokenWithoutTheTablePrefixIs403) {
-  aws::HttpResponse answer = Send("POST", "/v1/commits", Commit(0, Actions("a")).dump(),
+  aws::HttpResponse answer = Send("POST", "/v1/commits", Commit(0, FirstActions("a")).dump(),
                                   other_token_);
   EXPECT_EQ(answer.status, 403);
   EXPECT_EQ(ErrorOf(answer)["code"], "forbidden");
@@ -97,7 +97,7 @@ TEST_F(ServeApiTest, TokenWithoutTheTablePrefixIs403) {
 }
 
 TEST_F(ServeApiTest, EndpointNotOnTheAllowlistIs403NamingIt) {
-  json body = Commit(0, Actions("a"));
+  json body = Commit(0, FirstActions("a"));
   body["endpoint"] = "attacker-minio";
   aws::HttpResponse answer = Post(body);
   EXPECT_EQ(answer.status, 403);
@@ -107,7 +107,7 @@ TEST_F(ServeApiTest, EndpointNotOnTheAllowlistIs403NamingIt) {
   EXPECT_THAT(Keys(), IsEmpty());
   body["endpoint"] = "rgw";
   EXPECT_EQ(Post(body).status, 200);
-  EXPECT_EQ(Read(CommitPath(0)), Actions("a"));
+  EXPECT_EQ(Read(CommitPath(0)), FirstActions("a"));
 }
 
 TEST_F(ServeApiTest, OversizedBodyAndCommitAre413) {
@@ -126,7 +126,7 @@ TEST_F(ServeApiTest, OversizedBodyAndCommitAre413) {
 }
 
 TEST_F(ServeApiTest, PathTraversalIs400) {
-  json table = Commit(0, Actions("a"));
+  json table = Commit(0, FirstActions("a"));
   table["table"] = table_ + "/../x";
   aws::HttpResponse answer = Post(table);
   EXPECT_EQ(answer.status, 400);
@@ -151,14 +151,14 @@ TEST_F(ServeApiTest, MalformedJsonIs400) {
   EXPECT_EQ(answer.status, 400);
   EXPECT_EQ(ErrorOf(answer)["code"], "bad_request");
   EXPECT_THAT(MessageOf(answer), HasSubstr("not valid JSON"));
-  json unknown = Commit(0, Actions("a"));
+  json unknown = Commit(0, FirstActions("a"));
   unknown["stagedFile"] = "x";
   EXPECT_THAT(MessageOf(Post(unknown)), HasSubstr("unknown field \"stagedFile\""));
   EXPECT_THAT(Keys(), IsEmpty());
 }
 
 TEST_F(ServeApiTest, ExpiredCredentialsAre422NamingTheExpiry) {
-  json body = Commit(0, Actions("a"));
+  json body = Commit(0, FirstActions("a"));
   body["credentials"]["expiration"] = "2024-01-02T03:04:05Z";
   aws::HttpResponse answer = Post(body);
   EXPECT_EQ(answer.status, 422);
@@ -172,7 +172,7 @@ TEST_F(ServeApiTest, ExpiredCredentialsAre422NamingTheExpiry) {
 
 TEST_F(ServeApiTest, WrongSecretIs424NamingSignatureDoesNotMatch) {
   const std::string wrong = "WRONGsecretWRONGsecretWRONGsecret0123456";
-  aws::HttpResponse answer = Post(Commit(0, Actions("a"), wrong));
+  aws::HttpResponse answer = Post(Commit(0, FirstActions("a"), wrong));
   EXPECT_EQ(answer.status, 424);
   EXPECT_EQ(ErrorOf(answer)["code"], "credentials_rejected");
   EXPECT_THAT(MessageOf(answer), AllOf(HasSubstr("SignatureDoesNotMatch"), Not(HasSubstr(wrong))));
@@ -190,7 +190,7 @@ TEST_F(ServeApiTest, AccessDeniedIs424WithItsReasonNamingTheActionAndResource) {
   serve_.reset();
   StartServe("[[token]]\nname = \"denied\"\nsha256 = \"" + service::HashToken(token) +
              "\"\ntables = [\"" + table + "\"]\nactions = [\"commit\"]\n");
-  json body = Commit(0, Actions("a"));
+  json body = Commit(0, FirstActions("a"));
   body["table"] = table;
   aws::HttpResponse answer = Send("POST", "/v1/commits", body.dump(), token);
   EXPECT_EQ(answer.status, 424) << answer.body;
@@ -207,8 +207,8 @@ TEST_F(ServeApiTest, AccessDeniedIs424WithItsReasonNamingTheActionAndResource) {
 TEST_F(ServeApiTest, HealthReadinessAndMetricsNeedNoToken) {
   EXPECT_EQ(Send("GET", "/healthz", "", "").status, 200);
   EXPECT_EQ(Send("GET", "/readyz", "", "").body, R"({"status":"ready"})");
-  ASSERT_EQ(Post(Commit(0, Actions("a"))).status, 200);
-  Post(Commit(0, Actions("b")));
+  ASSERT_EQ(Post(Commit(0, FirstActions("a"))).status, 200);
+  Post(Commit(0, FirstActions("b")));
   Post(Commit(1, Actions("c"), "WRONGsecretWRONGsecretWRONGsecret0123456"));
   aws::HttpResponse metrics = Send("GET", "/metrics", "", "");
   ASSERT_EQ(metrics.status, 200);

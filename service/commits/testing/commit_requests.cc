@@ -48,6 +48,22 @@ std::string CommitActions(std::string_view tag, int64_t timestamp_ms) {
          ",\"dataChange\":true}}\n";
 }
 
+std::string FirstCommitActions(std::string_view tag, int64_t timestamp_ms) {
+  const std::string commit = CommitActions(tag, timestamp_ms);
+  const size_t first_line = commit.find('\n') + 1;
+  return commit.substr(0, first_line) +
+         "{\"protocol\":{\"minReaderVersion\":1,\"minWriterVersion\":2}}\n"
+         "{\"metaData\":{\"id\":\"00000000-0000-4000-8000-0000000000ab\",\"format\":"
+         "{\"provider\":\"parquet\",\"options\":{}},\"schemaString\":"
+         "\"{\\\"type\\\":\\\"struct\\\",\\\"fields\\\":[]}\",\"partitionColumns\":[],"
+         "\"configuration\":{}}}\n" +
+         commit.substr(first_line);
+}
+
+std::string CommitActionsAt(Version version, std::string_view tag, int64_t timestamp_ms) {
+  return version == 0 ? FirstCommitActions(tag, timestamp_ms) : CommitActions(tag, timestamp_ms);
+}
+
 aws::Credentials TestCredentials(Clock& clock, std::string secret, std::string session_token,
                                  std::string key_id) {
   aws::Credentials c;

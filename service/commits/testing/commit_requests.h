@@ -21,6 +21,14 @@ inline constexpr char kTestSessionToken[] = "TESTsessionTOKEN+value/zyxwvutsrq98
 // "part-<tag>.parquet" (so different tags give different content).
 std::string CommitActions(std::string_view tag, int64_t timestamp_ms = 1'700'000'000'000);
 
+// CommitActions for version 0, which must also carry protocol and metaData
+// (no columns; a fixed table id, so the same tag gives the same bytes).
+std::string FirstCommitActions(std::string_view tag, int64_t timestamp_ms = 1'700'000'000'000);
+
+// The commit for `version`: FirstCommitActions for 0, else CommitActions.
+std::string CommitActionsAt(Version version, std::string_view tag,
+                            int64_t timestamp_ms = 1'700'000'000'000);
+
 // Version 0 of a table: commitInfo, protocol and metaData (no columns),
 // with in-commit timestamps on or off.
 std::string CreateTableActions(bool in_commit_timestamps = false);

@@ -12,6 +12,7 @@
 #include <system_error>
 #include <utility>
 
+#include "adapters/posix/beneath.h"
 #include "deltacommit/log_path.h"
 
 namespace deltacommit {
@@ -71,12 +72,20 @@ class Fd {
   explicit Fd(int fd = -1) : fd_(fd) {}
   Fd(const Fd&) = delete;
   Fd& operator=(const Fd&) = delete;
+  Fd(Fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  Fd& operator=(Fd&& other) noexcept {
+    if (this != &other) {
+      if (fd_ >= 0) ::close(fd_);
+      fd_ = std::exchange(other.fd_, -1);
+    }
+    return *this;
+  }
   ~Fd() {
     if (fd_ >= 0) ::close(fd_);
   }
   int get() const { return fd_; }
-  // Takes ownership of `fd`. REQUIRES: no descriptor held yet.
-  void Adopt(int fd) { fd_ = fd; }
+  // Gives up ownership: the caller closes it.
+  int Release() { return std::exchange(fd_, -1); }
   bool ok() const { return fd_ >= 0; }
   // Closes now and reports the error: NFS and some FUSE file systems only
   // report a failed write at close.
@@ -91,13 +100,6 @@ class Fd {
  private:
   int fd_;
 };
-
-int OpenForRead(const std::string& path) {
-  // O_NONBLOCK so a FIFO planted in the table cannot hang a reader; it has no
-  // effect on regular files.
-  return RetryOnEintr(
-      [&] { return ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK); });
-}
 
 Status WriteAll(int fd, std::string_view data, const std::string& path) {
   while (!data.empty()) {
@@ -117,11 +119,8 @@ Status SyncFd(int fd, const std::string& path) {
 }
 
 // Makes a directory entry change (link, rename) durable.
-Status SyncDir(const std::string& dir) {
-  Fd fd(RetryOnEintr(
-      [&] { return ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); }));
-  if (!fd.ok()) return ErrnoStatus(errno, "open directory", dir);
-  if (RetryOnEintr([&] { return ::fsync(fd.get()); }) != 0 && errno != EINVAL &&
+Status SyncDir(int dir_fd, const std::string& dir) {
+  if (RetryOnEintr([&] { return ::fsync(dir_fd); }) != 0 && errno != EINVAL &&
       errno != ENOTSUP) {  // file systems without dir fsync
     return ErrnoStatus(errno, "fsync directory", dir);
   }
@@ -133,10 +132,6 @@ std::string DirName(const std::string& path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-std::string BaseName(const std::string& path) {
-  return path.substr(path.rfind('/') + 1);
-}
-
 // mkdir -p, deepest first: the common case (parent exists) is one call.
 Status MakeDirs(const std::string& dir) {
   if (::mkdir(dir.c_str(), 0755) == 0 || errno == EEXIST) return OkStatus();
@@ -146,42 +141,17 @@ Status MakeDirs(const std::string& dir) {
   return ErrnoStatus(errno, "mkdir", dir);
 }
 
-// Creates ".<basename>.<uuid>.tmp" beside `path`, creating directories.
-StatusOr<std::string> CreateTemp(const std::string& path, Fd& fd) {
-  const std::string dir = DirName(path);
-  const std::string temp =
-      dir + "/." + BaseName(path) + "." + NewUuid() + ".tmp";
-  auto open_temp = [&] {
-    return RetryOnEintr([&] {
-      return ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-                    0644);
-    });
-  };
-  int raw = open_temp();
-  if (raw < 0 && errno == ENOENT) {
-    DC_RETURN_IF_ERROR(MakeDirs(dir));
-    raw = open_temp();
-  }
-  if (raw < 0) return ErrnoStatus(errno, "create", temp);
-  fd.Adopt(raw);
-  return temp;
+// "a/b/c.json" -> {"a/b", "c.json"}; "c.json" -> {"", "c.json"}.
+std::pair<std::string_view, std::string> SplitKey(std::string_view key) {
+  const size_t slash = key.rfind('/');
+  if (slash == std::string_view::npos) return {std::string_view(), std::string(key)};
+  return {key.substr(0, slash), std::string(key.substr(slash + 1))};
 }
 
-// Fills a new temp file beside `path` and makes its content durable, so that
-// publishing it can never expose a torn file. Removes it on failure.
-StatusOr<std::string> StageTemp(
-    const std::string& path,
-    const std::function<Status(int fd, const std::string&)>& fill) {
-  Fd fd;
-  DC_ASSIGN_OR_RETURN(std::string temp, CreateTemp(path, fd));
-  Status status = fill(fd.get(), temp);
-  if (status.ok()) status = SyncFd(fd.get(), temp);
-  if (status.ok()) status = fd.Close(temp);
-  if (!status.ok()) {
-    ::unlink(temp.c_str());
-    return status;
-  }
-  return temp;
+std::string JoinKey(std::string_view dir, std::string_view name) {
+  if (dir.empty()) return std::string(name);
+  if (name.empty()) return std::string(dir);
+  return std::string(dir) + "/" + std::string(name);
 }
 
 Status CopyContents(int from, int to, const std::string& from_path,
@@ -227,9 +197,10 @@ bool DirCanMatch(const std::string& dir_key, std::string_view prefix) {
 
 enum class EntryKind { kFile, kDir, kOther };
 
-// Classifies a directory entry; a symlink counts as the file it points to but
-// is never followed into a directory (no cycles). ENOENT means it vanished.
-int StatEntry(int dir_fd, const char* name, struct stat& st, EntryKind& kind) {
+// Classifies a directory entry. A symlink is never followed into a
+// directory (no cycles); unless `confined`, a link to a regular file counts
+// as that file. ENOENT means it vanished.
+int StatEntry(int dir_fd, const char* name, bool confined, struct stat& st, EntryKind& kind) {
   if (::fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) return errno;
   if (S_ISDIR(st.st_mode)) {
     kind = EntryKind::kDir;
@@ -238,7 +209,7 @@ int StatEntry(int dir_fd, const char* name, struct stat& st, EntryKind& kind) {
   // A dangling link, or a link to a directory, is skipped.
   const bool file =
       S_ISREG(st.st_mode) ||
-      (S_ISLNK(st.st_mode) && ::fstatat(dir_fd, name, &st, 0) == 0 &&
+      (!confined && S_ISLNK(st.st_mode) && ::fstatat(dir_fd, name, &st, 0) == 0 &&
        S_ISREG(st.st_mode));
   kind = file ? EntryKind::kFile : EntryKind::kOther;
   return 0;
@@ -250,8 +221,20 @@ struct DirCloser {
 
 }  // namespace
 
-PosixObjectStore::PosixObjectStore(std::string root_dir)
-    : root_(std::move(root_dir)) {
+
+class PosixObjectStore::Dir {
+ public:
+  Dir(Fd fd, std::string path) : fd_(std::move(fd)), path_(std::move(path)) {}
+  int fd() const { return fd_.get(); }
+  const std::string& path() const { return path_; }
+
+ private:
+  Fd fd_;
+  std::string path_;
+};
+
+PosixObjectStore::PosixObjectStore(std::string root_dir, Options options)
+    : root_(std::move(root_dir)), beneath_(std::move(options.beneath)) {
   if (root_.empty() || root_.front() != '/') {
     std::string cwd(4096, '\0');
     if (::getcwd(cwd.data(), cwd.size()) != nullptr) {
@@ -260,6 +243,14 @@ PosixObjectStore::PosixObjectStore(std::string root_dir)
     }
   }
   while (root_.size() > 1 && root_.back() == '/') root_.pop_back();
+  while (beneath_.size() > 1 && beneath_.back() == '/') beneath_.pop_back();
+  if (beneath_.empty() || root_ == beneath_) return;
+  const std::string under = beneath_ == "/" ? "/" : beneath_ + "/";
+  if (beneath_.front() != '/' || !root_.starts_with(under)) {
+    confinement_ = InvalidArgumentError("store root " + root_ + " is not beneath " + beneath_);
+    return;
+  }
+  beneath_to_root_ = root_.substr(under.size());
 }
 
 std::string PosixObjectStore::Describe() const { return "file://" + root_; }
@@ -278,6 +269,80 @@ Status PosixObjectStore::AlreadyExists(std::string_view key) const {
                             "\" already exists in " + Describe());
 }
 
+Status PosixObjectStore::OpenError(int err, std::string_view op, const std::string& path) const {
+  if (!beneath_.empty() && (err == ELOOP || err == EXDEV)) {
+    return PermissionDeniedError(std::string(op) + " " + path +
+                                 ": the path has a symbolic link; no link is followed beneath " +
+                                 beneath_ + ", so nothing was read or written through it");
+  }
+  return ErrnoStatus(err, op, path);
+}
+
+StatusOr<PosixObjectStore::Dir> PosixObjectStore::OpenDir(std::string_view dir_key,
+                                                          bool create) const {
+  DC_RETURN_IF_ERROR(confinement_);
+  const std::string path = dir_key.empty() ? root_ : PathOf(dir_key);
+  int raw = -1;
+  if (beneath_.empty()) {
+    auto open_dir = [&] {
+      return RetryOnEintr(
+          [&] { return ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); });
+    };
+    raw = open_dir();
+    if (raw < 0 && errno == ENOENT && create) {
+      DC_RETURN_IF_ERROR(MakeDirs(path));
+      raw = open_dir();
+    }
+  } else {
+    // The confinement's own directory is the operator's: its path is
+    // followed as given; below it nothing is.
+    auto open_base = [&] {
+      return Fd(RetryOnEintr(
+          [&] { return ::open(beneath_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); }));
+    };
+    Fd base = open_base();
+    if (!base.ok() && errno == ENOENT && create) {
+      DC_RETURN_IF_ERROR(MakeDirs(beneath_));
+      base = open_base();
+    }
+    if (!base.ok()) {
+      if (IsAbsent(errno) && !create) return NotFoundError("directory " + path + " does not exist");
+      return ErrnoStatus(errno, "open directory", beneath_);
+    }
+    const std::string relative = JoinKey(beneath_to_root_, dir_key);
+    raw = relative.empty() ? ::dup(base.get())
+          : create         ? posix::MakeDirsBeneath(base.get(), relative)
+                           : posix::OpenBeneath(base.get(), relative, O_RDONLY | O_DIRECTORY);
+  }
+  if (raw < 0) {
+    if (IsAbsent(errno) && !create) return NotFoundError("directory " + path + " does not exist");
+    return OpenError(errno, "open directory", path);
+  }
+  return Dir(Fd(raw), path);
+}
+
+StatusOr<int> PosixObjectStore::OpenObject(std::string_view key) const {
+  const auto split = SplitKey(key);  // no structured binding: a lambda uses it
+  const std::string& name = split.second;
+  StatusOr<Dir> dir = OpenDir(split.first, /*create=*/false);
+  if (!dir.ok()) return dir.status().IsNotFound() ? NotFound(key) : dir.status();
+  const std::string path = PathOf(key);
+  // O_NONBLOCK so a FIFO planted in the table cannot hang a reader; it has
+  // no effect on regular files.
+  const int flags =
+      O_RDONLY | O_CLOEXEC | O_NONBLOCK | (beneath_.empty() ? 0 : O_NOFOLLOW);
+  Fd fd(RetryOnEintr([&] { return ::openat(dir->fd(), name.c_str(), flags); }));
+  if (!fd.ok()) return IsAbsent(errno) ? NotFound(key) : OpenError(errno, "open", path);
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) return ErrnoStatus(errno, "stat", path);
+  if (S_ISDIR(st.st_mode)) return NotFound(key);  // a directory is no object
+  if (!S_ISREG(st.st_mode)) {
+    if (beneath_.empty()) return NotFound(key);
+    return PermissionDeniedError("open " + path + ": not a regular file; nothing was read");
+  }
+  return fd.Release();
+}
+
 StatusOr<std::string> PosixObjectStore::Get(std::string_view key,
                                             std::optional<ByteRange> range) {
   DC_RETURN_IF_ERROR(ValidateObjectKey(key));
@@ -285,13 +350,11 @@ StatusOr<std::string> PosixObjectStore::Get(std::string_view key,
     return InvalidArgumentError("negative byte range for key \"" +
                                 std::string(key) + "\"");
   }
+  DC_ASSIGN_OR_RETURN(const int raw, OpenObject(key));
+  Fd fd(raw);
   const std::string path = PathOf(key);
-  Fd fd(OpenForRead(path));
-  if (!fd.ok())
-    return IsAbsent(errno) ? NotFound(key) : ErrnoStatus(errno, "open", path);
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) return ErrnoStatus(errno, "stat", path);
-  if (!S_ISREG(st.st_mode)) return NotFound(key);  // a directory is no object
   const int64_t size = static_cast<int64_t>(st.st_size);
   const int64_t offset = range ? range->offset : 0;
   if (offset >= size) return std::string();
@@ -301,11 +364,16 @@ StatusOr<std::string> PosixObjectStore::Get(std::string_view key,
 
 StatusOr<ObjectMeta> PosixObjectStore::Head(std::string_view key) {
   DC_RETURN_IF_ERROR(ValidateObjectKey(key));
+  const auto [dir_key, name] = SplitKey(key);
+  StatusOr<Dir> dir = OpenDir(dir_key, /*create=*/false);
+  if (!dir.ok()) return dir.status().IsNotFound() ? NotFound(key) : dir.status();
   const std::string path = PathOf(key);
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) {
+  const int follow = beneath_.empty() ? 0 : AT_SYMLINK_NOFOLLOW;
+  if (::fstatat(dir->fd(), name.c_str(), &st, follow) != 0) {
     return IsAbsent(errno) ? NotFound(key) : ErrnoStatus(errno, "stat", path);
   }
+  if (S_ISLNK(st.st_mode)) return OpenError(ELOOP, "stat", path);
   if (!S_ISREG(st.st_mode)) return NotFound(key);
   return ObjectMeta{std::string(key), static_cast<int64_t>(st.st_size),
                     MillisOf(st.st_mtim)};
@@ -333,24 +401,27 @@ Status PosixObjectStore::ListDir(const std::string& dir_key,
                                  std::string_view prefix,
                                  std::string_view start_after,
                                  std::vector<ObjectMeta>& out) const {
-  const std::string dir_path = dir_key.empty() ? root_ : PathOf(dir_key);
-  std::unique_ptr<DIR, DirCloser> dir(::opendir(dir_path.c_str()));
-  if (dir == nullptr)
-    return IsAbsent(errno) ? OkStatus()
-                           : ErrnoStatus(errno, "opendir", dir_path);
+  StatusOr<Dir> opened = OpenDir(dir_key, /*create=*/false);
+  if (!opened.ok()) return opened.status().IsNotFound() ? OkStatus() : opened.status();
+  const int listing_fd = ::dup(opened->fd());
+  if (listing_fd < 0) return ErrnoStatus(errno, "dup", opened->path());
+  std::unique_ptr<DIR, DirCloser> dir(::fdopendir(listing_fd));
+  if (dir == nullptr) {
+    ::close(listing_fd);
+    return ErrnoStatus(errno, "opendir", opened->path());
+  }
   while (true) {
     errno = 0;
     const struct dirent* entry = ::readdir(dir.get());
     if (entry == nullptr) {
-      return errno == 0 ? OkStatus() : ErrnoStatus(errno, "readdir", dir_path);
+      return errno == 0 ? OkStatus() : ErrnoStatus(errno, "readdir", opened->path());
     }
     const std::string_view name = entry->d_name;
     if (name == "." || name == "..") continue;
-    const std::string key =
-        dir_key.empty() ? std::string(name) : dir_key + "/" + std::string(name);
+    const std::string key = JoinKey(dir_key, name);
     struct stat st {};
     EntryKind kind = EntryKind::kOther;
-    const int err = StatEntry(::dirfd(dir.get()), entry->d_name, st, kind);
+    const int err = StatEntry(::dirfd(dir.get()), entry->d_name, !beneath_.empty(), st, kind);
     if (err == ENOENT) continue;  // deleted while we listed
     if (err != 0) return ErrnoStatus(err, "stat", PathOf(key));
     if (kind == EntryKind::kDir && DirCanMatch(key, prefix)) {
@@ -363,43 +434,58 @@ Status PosixObjectStore::ListDir(const std::string& dir_key,
   }
 }
 
+// Writes ".<name>.<uuid>.tmp" in the key's directory, makes its content
+// durable, then links (if_absent) or renames it to the key, all relative to
+// one descriptor of that directory, and makes the new name durable.
 Status PosixObjectStore::WriteObject(
     std::string_view key, bool if_absent,
     const std::function<Status(int fd, const std::string&)>& fill) {
+  const auto [dir_key, name] = SplitKey(key);
+  DC_ASSIGN_OR_RETURN(const Dir dir, OpenDir(dir_key, /*create=*/true));
   const std::string path = PathOf(key);
   // Fast path for a lost race: skip writing a temp file for a taken key. The
-  // link in Publish still decides.
+  // link below still decides.
   struct stat st {};
-  if (if_absent && ::lstat(path.c_str(), &st) == 0) return AlreadyExists(key);
-  DC_ASSIGN_OR_RETURN(const std::string temp, StageTemp(path, fill));
-  DC_RETURN_IF_ERROR(Publish(temp, key, if_absent));
+  if (if_absent && ::fstatat(dir.fd(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
+    return AlreadyExists(key);
+  }
+  const std::string temp_name = "." + name + "." + NewUuid() + ".tmp";
+  const std::string temp = dir.path() + "/" + temp_name;
+  Fd fd(RetryOnEintr([&] {
+    return ::openat(dir.fd(), temp_name.c_str(),
+                    O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+  }));
+  if (!fd.ok()) return ErrnoStatus(errno, "create", temp);
+  Status status = fill(fd.get(), temp);
+  if (status.ok()) status = SyncFd(fd.get(), temp);
+  if (status.ok()) status = fd.Close(temp);
+  if (!status.ok()) {
+    ::unlinkat(dir.fd(), temp_name.c_str(), 0);
+    return status;
+  }
+  // linkat(2) fails with EEXIST if anyone holds the name (a link too, which
+  // is never followed): an atomic create-if-absent, across processes.
+  // renameat(2) atomically replaces the name itself.
+  const int rc = if_absent ? ::linkat(dir.fd(), temp_name.c_str(), dir.fd(), name.c_str(), 0)
+                           : ::renameat(dir.fd(), temp_name.c_str(), dir.fd(), name.c_str());
+  const int err = errno;
+  // After a link the temp name is surplus; after a good rename it is gone.
+  if (if_absent || rc != 0) ::unlinkat(dir.fd(), temp_name.c_str(), 0);
+  if (rc != 0) {
+    if (if_absent && err == EEXIST) return AlreadyExists(key);
+    if (if_absent && (err == EPERM || err == ENOTSUP || err == EOPNOTSUPP)) {
+      return UnimplementedError("link " + path + ": file system without hard links (" +
+                                std::generic_category().message(err) + ")");
+    }
+    return ErrnoStatus(err, if_absent ? "link" : "rename", path);
+  }
   // The new name is already visible, so failing to make it durable leaves
   // the outcome unknown rather than failed.
-  Status synced = SyncDir(DirName(path));
+  Status synced = SyncDir(dir.fd(), dir.path());
   if (!synced.ok()) {
     return UnknownOutcomeError(synced.message() + " after writing " + path);
   }
   return OkStatus();
-}
-
-Status PosixObjectStore::Publish(const std::string& temp, std::string_view key,
-                                 bool if_absent) const {
-  const std::string path = PathOf(key);
-  // link(2) fails with EEXIST if anyone holds the name: an atomic
-  // create-if-absent, across processes. rename(2) atomically replaces.
-  const int rc = if_absent ? ::link(temp.c_str(), path.c_str())
-                           : ::rename(temp.c_str(), path.c_str());
-  const int err = errno;
-  // After a link the temp name is surplus; after a good rename it is gone.
-  if (if_absent || rc != 0) ::unlink(temp.c_str());
-  if (rc == 0) return OkStatus();
-  if (if_absent && err == EEXIST) return AlreadyExists(key);
-  if (if_absent && (err == EPERM || err == ENOTSUP || err == EOPNOTSUPP)) {
-    return UnimplementedError("link " + path +
-                              ": file system without hard links (" +
-                              std::generic_category().message(err) + ")");
-  }
-  return ErrnoStatus(err, if_absent ? "link" : "rename", path);
 }
 
 Status PosixObjectStore::PutIfAbsent(std::string_view key,
@@ -423,15 +509,9 @@ Status PosixObjectStore::Copy(std::string_view src, std::string_view dst,
                               bool if_absent) {
   DC_RETURN_IF_ERROR(ValidateObjectKey(src));
   DC_RETURN_IF_ERROR(ValidateObjectKey(dst));
+  DC_ASSIGN_OR_RETURN(const int raw, OpenObject(src));
+  Fd from(raw);
   const std::string src_path = PathOf(src);
-  Fd from(OpenForRead(src_path));
-  if (!from.ok())
-    return IsAbsent(errno) ? NotFound(src)
-                           : ErrnoStatus(errno, "open", src_path);
-  struct stat st {};
-  if (::fstat(from.get(), &st) != 0)
-    return ErrnoStatus(errno, "stat", src_path);
-  if (!S_ISREG(st.st_mode)) return NotFound(src);
   return WriteObject(dst, if_absent, [&](int fd, const std::string& temp) {
     return CopyContents(from.get(), fd, src_path, temp);
   });
@@ -439,15 +519,20 @@ Status PosixObjectStore::Copy(std::string_view src, std::string_view dst,
 
 Status PosixObjectStore::Delete(std::string_view key) {
   DC_RETURN_IF_ERROR(ValidateObjectKey(key));
+  const auto [dir_key, name] = SplitKey(key);
+  StatusOr<Dir> dir = OpenDir(dir_key, /*create=*/false);
+  if (!dir.ok()) return dir.status().IsNotFound() ? OkStatus() : dir.status();
   const std::string path = PathOf(key);
-  // No directory fsync: a delete undone by a crash is simply retried.
-  if (::unlink(path.c_str()) == 0 || IsAbsent(errno) || errno == EISDIR) {
+  // No directory fsync: a delete undone by a crash is simply retried. A
+  // link is removed itself, never what it points to.
+  if (::unlinkat(dir->fd(), name.c_str(), 0) == 0 || IsAbsent(errno) || errno == EISDIR) {
     return OkStatus();  // a directory is no object, so the key is absent
   }
   const int err = errno;
   struct stat st {};
   // POSIX allows EPERM (instead of EISDIR) for unlink on a directory.
-  if (err == EPERM && ::lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+  if (err == EPERM && ::fstatat(dir->fd(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+      S_ISDIR(st.st_mode)) {
     return OkStatus();
   }
   return ErrnoStatus(err, "unlink", path);
