@@ -207,12 +207,22 @@ StatusOr<std::vector<CommitRecord>> DynamoDbStateStore::ListFrom(
   return ListFromHead(*head, start, limit);
 }
 
+namespace {
+
+// The version after `v`; the item's numbers come from the table as read, so
+// one may be the largest int64 (then nothing comes after it).
+Version After(Version v) { return v == std::numeric_limits<Version>::max() ? v : v + 1; }
+
+}  // namespace
+
 StatusOr<std::vector<CommitRecord>> DynamoDbStateStore::Unpublished(
     const std::string& table, int64_t limit) {
   DC_RETURN_IF_ERROR(CheckStateArguments(table, 0));
   DC_RETURN_IF_ERROR(CheckStateLimit(limit));
   DC_ASSIGN_OR_RETURN(std::optional<TableHead> head, ReadHead(table));
-  if (!head) return std::vector<CommitRecord>();
+  if (!head || head->published_through == std::numeric_limits<Version>::max()) {
+    return std::vector<CommitRecord>();
+  }
   return ListFromHead(*head, head->published_through + 1, limit);
 }
 
@@ -249,7 +259,7 @@ StatusOr<int64_t> DynamoDbStateStore::ForgetPublishedBefore(
   if (!head) return int64_t{0};
   // Only published records, and never the latest one.
   const Version bound =
-      std::min({version, head->published_through + 1, head->latest});
+      std::min({version, After(head->published_through), head->latest});
   if (bound <= 0) return int64_t{0};
   DC_ASSIGN_OR_RETURN(
       std::vector<CommitRecord> records,

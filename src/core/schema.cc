@@ -6,6 +6,7 @@
 #include <charconv>
 #include <exception>
 #include <nlohmann/json.hpp>
+#include <simdjson.h>
 #include <optional>
 #include <set>
 #include <string>
@@ -334,6 +335,11 @@ StatusOr<Json> CompactField(std::string_view entry, size_t position) {
     return InvalidArgumentError("field " + std::to_string(position) +
                                 " has an empty name");
   }
+  // A schema string is JSON, which holds only UTF-8.
+  if (!simdjson::validate_utf8(name.data(), name.size())) {
+    return InvalidArgumentError("field " + std::to_string(position) +
+                                ": its name is not valid UTF-8");
+  }
   if (name.find_first_of(kInvalidNameChars) != std::string_view::npos) {
     return FieldError(name,
                       "name contains one of \" ,;{}()=\" or a tab/newline "
@@ -362,7 +368,11 @@ StatusOr<std::string> SchemaStringFromList(std::string_view list) {
   root["fields"] = std::move(fields);
   // Duplicate names and the like are checked once, by the same reader as JSON.
   DC_RETURN_IF_ERROR(ParseSchemaJson(root).status());
-  return root.dump();
+  try {
+    return root.dump();
+  } catch (const Json::exception& e) {
+    return InvalidArgumentError(std::string("cannot serialise schema: ") + e.what());
+  }
 }
 
 StatusOr<std::string> SchemaStringFromJson(std::string_view text) {

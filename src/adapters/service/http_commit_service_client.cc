@@ -218,7 +218,12 @@ StatusOr<PendingCommits> HttpCommitServiceClient::GetPendingCommits(std::string_
     return Status(st.code(), RedactSecrets(st.message(), nullptr));
   }
   StatusOr<PendingCommits> pending = ParsePendingCommits(exchange.last->body, start);
-  if (!pending.ok()) return pending.status().WithContext(where);
+  if (!pending.ok()) {
+    // The message quotes the body, which a proxy may have filled with the
+    // request (and so the token).
+    return Status(pending.status().code(),
+                  RedactSecrets(where + ": " + pending.status().message(), nullptr));
+  }
   return pending;
 }
 

@@ -142,8 +142,11 @@ StatusOr<PendingCommits> ParsePendingCommits(std::string_view body, Version star
   if (out.latest_version < -1) return Malformed("latest_version below -1", body);
   for (const json& c : j["commits"]) {
     DC_ASSIGN_OR_RETURN(PendingCommit commit, ParsePendingCommit(c, body));
-    const Version floor = out.commits.empty() ? start : out.commits.back().version + 1;
-    if (commit.version < floor || commit.version > out.latest_version) {
+    // Ascending, each above the one before (compared, never incremented: a
+    // version may be the largest int64).
+    const bool in_order = out.commits.empty() ? commit.version >= start
+                                              : commit.version > out.commits.back().version;
+    if (!in_order || commit.version > out.latest_version) {
       return Malformed("commit version " + std::to_string(commit.version) +
                            " out of order or outside start " + std::to_string(start) +
                            "..latest_version",
