@@ -11,6 +11,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::IsEmpty;
 using testing::CommitActions;
 using testing::CommitActionsAt;
 using testing::FirstCommitActions;
@@ -37,6 +38,19 @@ class CoordinatedTest : public CommitServiceTest {
 
   FakeClock clock_{SystemClock().NowMillis()};
 };
+
+// A staged commit is held to the library's rules against the table's
+// protocol before it is ratified.
+TEST_F(CoordinatedTest, AStagedProtocolDowngradeIsRefusedAndNotRatified) {
+  ASSERT_TRUE(CommitStaged(0, PutStaged(0, FirstCommitActions("a"))).ok());
+  ASSERT_TRUE(service().publisher().WaitIdle(kWait));
+  CommitReply refused = CommitStaged(
+      1, PutStaged(1, "{\"protocol\":{\"minReaderVersion\":1,\"minWriterVersion\":1}}\n"));
+  EXPECT_EQ(refused.outcome, CommitOutcome::kBadRequest);
+  EXPECT_THAT(refused.message, HasSubstr("downgrade"));
+  EXPECT_THAT(PendingVersions(), IsEmpty()) << "not ratified";
+  EXPECT_FALSE(sqlite_->Get(table_, 1).value().has_value());
+}
 
 TEST_F(CoordinatedTest, RatifiesAtOnceAndPublishesInTheBackground) {
   const std::string staged = PutStaged(0, FirstCommitActions("a"));

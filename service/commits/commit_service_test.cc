@@ -50,6 +50,28 @@ TEST_F(CommitServiceTest, TableUnknownToTheServiceContinuesAfterItsHighestCommit
   EXPECT_THAT(StagedFiles(), IsEmpty()) << "refused commits leave no staged object";
 }
 
+// The library's commit rules, against the table's state read from its log:
+// what Transaction refuses, the service refuses, and writes nothing.
+TEST_F(CommitServiceTest, CommitsTheLibraryRefusesAreBadRequestsAndWriteNothing) {
+  CommitReply bare = CommitInline(0, CommitActions("a"));
+  EXPECT_EQ(bare.outcome, CommitOutcome::kBadRequest);
+  EXPECT_THAT(bare.message, HasSubstr("version 0 must contain a protocol and a metaData action"));
+  ASSERT_TRUE(CommitInline(0, FirstCommitActions("a")).ok());
+  const std::string downgrade = "{\"protocol\":{\"minReaderVersion\":1,\"minWriterVersion\":1}}\n";
+  CommitReply refused = CommitInline(1, downgrade);
+  EXPECT_EQ(refused.outcome, CommitOutcome::kBadRequest);
+  EXPECT_THAT(refused.message, AllOf(HasSubstr("version 1 of " + table_), HasSubstr("downgrade")));
+  const std::string negative =
+      "{\"add\":{\"path\":\"n.parquet\",\"partitionValues\":{},\"size\":-1,"
+      "\"modificationTime\":1,\"dataChange\":true}}\n";
+  EXPECT_THAT(CommitInline(1, negative).message, HasSubstr("size -1 is negative"));
+  EXPECT_THAT(CommitFiles(), ElementsAre(CommitPath(0)));
+  EXPECT_THAT(StagedFiles(), IsEmpty());
+  // The same protocol again is no downgrade.
+  EXPECT_TRUE(
+      CommitInline(1, "{\"protocol\":{\"minReaderVersion\":1,\"minWriterVersion\":2}}\n").ok());
+}
+
 TEST_F(CommitServiceTest, ReplayOfTheSameCommitIsOkAndWritesNothingMore) {
   ASSERT_TRUE(CommitInline(0, FirstCommitActions("a")).ok());
   CommitReply replay = CommitInline(0, FirstCommitActions("a"));
