@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "cli_runner.h"
+#include "doc_table.h"
 #include "serve_api_fixture.h"
 
 namespace deltacommit::testing {
@@ -15,46 +16,17 @@ namespace {
 using ::testing::HasSubstr;
 using nlohmann::json;
 
-// The rows of the markdown table under the heading `section` (cells trimmed,
-// one layer of backticks taken off), without its header row.
 std::vector<std::vector<std::string>> TableRows(const std::string& section) {
   std::ifstream in(DELTACOMMIT_BAD_INPUTS_DOC);
   EXPECT_TRUE(in.good()) << "cannot read " << DELTACOMMIT_BAD_INPUTS_DOC;
-  std::vector<std::vector<std::string>> rows;
-  bool inside = false, header = true;
-  for (std::string line; std::getline(in, line);) {
-    if (line.starts_with("## ")) inside = line == "## " + section;
-    if (!inside || !line.starts_with("|") || line.starts_with("|---")) continue;
-    std::vector<std::string> cells;
-    std::stringstream parts(line.substr(1));
-    for (std::string cell; std::getline(parts, cell, '|');) {
-      cell.erase(0, cell.find_first_not_of(' '));
-      cell.erase(cell.find_last_not_of(' ') + 1);
-      if (cell.size() >= 2 && cell.front() == '`' && cell.back() == '`') {
-        cell = cell.substr(1, cell.size() - 2);
-      }
-      cells.push_back(cell);
-    }
-    if (header) {
-      header = false;
-      continue;
-    }
-    rows.push_back(cells);
-  }
+  std::vector<std::vector<std::string>> rows = DocTableRows(DELTACOMMIT_BAD_INPUTS_DOC, section);
   EXPECT_FALSE(rows.empty()) << "no rows under \"## " << section << "\"";
   return rows;
 }
 
-std::string Replace(std::string text, const std::string& from, const std::string& to) {
-  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
-    text.replace(at, from.size(), to);
-  }
-  return text;
-}
-
 // The Stdin column: "\n" is a line break, "\xff" that byte.
 std::string Unescape(std::string text) {
-  return Replace(Replace(text, "\\n", "\n"), "\\xff", "\xff");
+  return ReplaceAll(ReplaceAll(text, "\\n", "\n"), "\\xff", "\xff");
 }
 
 std::vector<std::string> Words(const std::string& command) {
@@ -84,7 +56,7 @@ TEST(BadInputCliTest, EveryRowGetsItsExitCodeAndErrorAndWritesNothing) {
     ASSERT_EQ(row.size(), 5u) << "a CLI row needs 5 cells: " << row[0];
     SCOPED_TRACE(row[0]);
     const auto fill = [&](const std::string& text) {
-      return Replace(Replace(text, "$TABLE", table), "$DIR", dir.string());
+      return ReplaceAll(ReplaceAll(text, "$TABLE", table), "$DIR", dir.string());
     };
     CliResult r = RunCli(Words(fill(row[1])), Unescape(row[2]));
     EXPECT_EQ(r.exit_code, std::stoi(row[3])) << r.out << r.err;
@@ -108,7 +80,7 @@ class BadInputServiceTest : public ServeApiTest {
   // the merge patch.
   std::string BodyFor(const std::string& change) const {
     std::string filled =
-        Replace(Replace(change, "$TABLE", table_), "$BIG_BODY", std::string(70'000, 'x'));
+        ReplaceAll(ReplaceAll(change, "$TABLE", table_), "$BIG_BODY", std::string(70'000, 'x'));
     if (filled.starts_with("raw: ")) {
       std::string raw = filled.substr(5);
       if (raw.size() >= 2 && raw.front() == '`' && raw.back() == '`') {

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -21,7 +22,9 @@
 
 #include "adapters/aws/http.h"
 #include "deltacommit/log_path.h"
+#include "doc_table.h"
 #include "serve_process.h"
+#include "service/http/http_test_util.h"
 #include "service/config/auth.h"
 
 namespace deltacommit::testing {
@@ -48,37 +51,6 @@ std::string VersionZero() {
          "\",\"format\":{\"provider\":\"parquet\",\"options\":{}},\"schemaString\":"
          "\"{\\\"type\\\":\\\"struct\\\",\\\"fields\\\":[]}\",\"partitionColumns\":[],"
          "\"configuration\":{}}}\n";
-}
-
-std::string Replace(std::string text, const std::string& from, const std::string& to) {
-  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
-    text.replace(at, from.size(), to);
-  }
-  return text;
-}
-
-// The rows under `section` of docs/bad-inputs.md, cells trimmed and one
-// layer of backticks taken off, without the header row.
-std::vector<std::vector<std::string>> Rows(const std::string& section) {
-  std::ifstream in(DELTACOMMIT_BAD_INPUTS_DOC);
-  std::vector<std::vector<std::string>> rows;
-  bool inside = false, header = true;
-  for (std::string line; std::getline(in, line);) {
-    if (line.starts_with("## ")) inside = line == "## " + section;
-    if (!inside || !line.starts_with("|") || line.starts_with("|---")) continue;
-    std::vector<std::string> cells;
-    std::stringstream parts(line.substr(1));
-    for (std::string cell; std::getline(parts, cell, '|');) {
-      cell.erase(0, cell.find_first_not_of(' '));
-      cell.erase(cell.find_last_not_of(' ') + 1);
-      if (cell.size() >= 2 && cell.front() == '`' && cell.back() == '`') {
-        cell = cell.substr(1, cell.size() - 2);
-      }
-      cells.push_back(cell);
-    }
-    if (!std::exchange(header, false)) rows.push_back(cells);
-  }
-  return rows;
 }
 
 // Every entry under `dir`, never following a link: a link's target, a
@@ -142,7 +114,7 @@ class ServeLocalAttacksTest : public ::testing::Test {
   }
 
   std::string Fill(const std::string& text) const {
-    return Replace(Replace(Replace(text, "$UUID", kUuid), "$OUT", out_.string()), "$R",
+    return ReplaceAll(ReplaceAll(ReplaceAll(text, "$UUID", kUuid), "$OUT", out_.string()), "$R",
                    root_.string());
   }
 
@@ -182,7 +154,8 @@ class ServeLocalAttacksTest : public ::testing::Test {
 };
 
 TEST_F(ServeLocalAttacksTest, EveryRowIsRefusedAndWritesNothingAnywhere) {
-  const auto rows = Rows("Local tables of the commit service (`file://`)");
+  const auto rows =
+      DocTableRows(DELTACOMMIT_BAD_INPUTS_DOC, "Local tables of the commit service (`file://`)");
   ASSERT_GE(rows.size(), 20u) << "the section's rows in " << DELTACOMMIT_BAD_INPUTS_DOC;
   for (const std::vector<std::string>& row : rows) {
     ASSERT_EQ(row.size(), 9u) << "a row needs 9 cells: " << row[0];
@@ -195,7 +168,7 @@ TEST_F(ServeLocalAttacksTest, EveryRowIsRefusedAndWritesNothingAnywhere) {
     if (actions.starts_with("staged:")) {
       body["staged_file"] = std::string(kLogDir) + actions.substr(7);
     } else {
-      body["actions"] = Replace(actions, "\\n", "\n") + "\n";
+      body["actions"] = ReplaceAll(actions, "\\n", "\n") + "\n";
     }
     aws::HttpResponse answer = Post(row[2], body);
     EXPECT_EQ(answer.status, std::stoi(row[6])) << answer.body;
@@ -208,6 +181,45 @@ TEST_F(ServeLocalAttacksTest, EveryRowIsRefusedAndWritesNothingAnywhere) {
     EXPECT_THAT(error.value("message", ""), Not(HasSubstr("malformed")));
     EXPECT_EQ(Tree(root_), before_root) << "written under the root";
     EXPECT_EQ(Tree(out_), before_out) << "written outside the root";
+  }
+}
+
+TEST_F(ServeLocalAttacksTest, EveryFramingRowIsAnsweredOnceAndTheSmuggledCommitNeverRuns) {
+  const auto rows =
+      DocTableRows(DELTACOMMIT_BAD_INPUTS_DOC, "HTTP framing of the commit service (raw bytes)");
+  ASSERT_GE(rows.size(), 9u) << "the section's rows in " << DELTACOMMIT_BAD_INPUTS_DOC;
+  Reset();
+  const json smuggled_commit = {{"table", "file://" + (root_ / "a" / "smuggled").string()},
+                                {"version", 0},
+                                {"actions", VersionZero()}};
+  const std::string smuggled_body = smuggled_commit.dump();
+  const std::string smuggled = "POST /v1/commits HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " +
+                               Tokens().at("A") +
+                               "\r\nContent-Type: application/json\r\nContent-Length: " +
+                               std::to_string(smuggled_body.size()) + "\r\n\r\n" + smuggled_body;
+  for (const std::vector<std::string>& row : rows) {
+    ASSERT_EQ(row.size(), 5u) << "a row needs 5 cells: " << row[0];
+    SCOPED_TRACE(row[0]);
+    const std::string request =
+        "POST /v1/commits HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + Tokens().at("A") +
+        "\r\nContent-Type: application/json\r\n" + ReplaceAll(row[1], "\\n", "\r\n") +
+        "\r\n\r\n" + smuggled;
+    http::testing::RawConnection connection(serve_->port());
+    ASSERT_TRUE(connection.connected());
+    ASSERT_TRUE(connection.Send(request));
+    std::optional<http::testing::RawResponse> answer = connection.ReadResponse();
+    ASSERT_TRUE(answer.has_value()) << "no answer";
+    EXPECT_EQ(answer->status, std::stoi(row[2])) << answer->body;
+    EXPECT_EQ(answer->Header("connection"), "close");
+    json error = json::parse(answer->body, nullptr, false);
+    error = error.is_object() && error.contains("error") ? error["error"] : json::object();
+    EXPECT_EQ(error.value("code", ""), row[3]) << answer->body;
+    EXPECT_THAT(error.value("message", ""), HasSubstr(row[4]));
+    EXPECT_THAT(answer->body, Not(HasSubstr(Tokens().at("A")))) << "a header value quoted";
+    EXPECT_FALSE(connection.ReadResponse(std::chrono::milliseconds(300)).has_value())
+        << "a second answer on the connection";
+    EXPECT_TRUE(connection.WaitForClose());
+    EXPECT_FALSE(fs::exists(root_ / "a" / "smuggled")) << "the smuggled commit ran";
   }
 }
 
