@@ -10,20 +10,13 @@
 #include <cerrno>
 #include <vector>
 
+#include "adapters/posix/retry_on_eintr.h"
+
 namespace deltacommit::posix {
 namespace {
 
 // Cleared once the kernel (or a seccomp filter) says openat2 is not there.
 std::atomic<bool> openat2_usable{true};
-
-template <typename F>
-auto RetryOnEintr(F f) {
-  decltype(f()) result;
-  do {
-    result = f();
-  } while (result == -1 && errno == EINTR);
-  return result;
-}
 
 // The components of `relative`, or empty with errno set when one is not a
 // plain name.

@@ -13,10 +13,13 @@
 #include <utility>
 
 #include "adapters/posix/beneath.h"
+#include "adapters/posix/retry_on_eintr.h"
 #include "deltacommit/log_path.h"
 
 namespace deltacommit {
 namespace {
+
+using posix::RetryOnEintr;
 
 // ---- errno -> Status --------------------------------------------------------
 
@@ -55,15 +58,6 @@ Status ErrnoStatus(int err, std::string_view op, const std::string& path) {
 
 // For reads: a missing file, or a missing/non-directory parent, is "absent".
 bool IsAbsent(int err) { return err == ENOENT || err == ENOTDIR; }
-
-template <typename F>
-auto RetryOnEintr(F f) {
-  decltype(f()) result;
-  do {
-    result = f();
-  } while (result == -1 && errno == EINTR);
-  return result;
-}
 
 // ---- file descriptors -------------------------------------------------------
 
