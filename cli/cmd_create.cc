@@ -95,8 +95,9 @@ int RunCreate(const CreateArgs& args) {
   }
   auto metadata = BuildMetadata(args, SystemClock().NowMillis());
   if (!metadata.ok()) return ReportError(metadata.status());
-  // A table created through a coordinator is a coordinated table (DESIGN.md
-  // §2.3): it names the coordinator, so filesystem writers refuse it.
+  // A table created through a coordinator is a coordinated table
+  // (docs/protocols/coordinated.md): it names the coordinator, so filesystem
+  // writers refuse it.
   if (const std::string coordinator = table->log->CommitCoordinator(); !coordinator.empty()) {
     AddCommitCoordinatorProperties(coordinator, table->log->CommitCoordinatorConf(), &*metadata);
   }

@@ -1,5 +1,5 @@
-// Coordinated tables (DESIGN.md §2.3; Delta 4.x "coordinated commits"): a
-// table whose metadata names a commit coordinator in
+// Coordinated tables (docs/protocols/coordinated.md; Delta 4.x "coordinated
+// commits"): a table whose metadata names a commit coordinator in
 // delta.coordinatedCommits.commitCoordinator-preview has its commits
 // ratified by that coordinator. A writer that puts `<v>.json` itself would
 // bypass it, and a reader that only lists `_delta_log` misses ratified but

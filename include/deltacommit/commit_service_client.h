@@ -1,8 +1,9 @@
 // CommitServiceClient: the port to the commit service (`deltacommit serve`,
-// DESIGN.md §2.3, §2.4; the API is docs/api.md). The `service` and
-// `coordinated` log stores are written against it; the HTTP client that
-// implements it (src/adapters/service/) adds the bearer token, the writer's
-// temporary AWS credentials and the allowlisted endpoint name.
+// docs/protocols/service.md, docs/protocols/coordinated.md; the API is
+// docs/api.md). The `service` and `coordinated` log stores are written
+// against it; the HTTP client that implements it (src/adapters/service/)
+// adds the bearer token, the writer's temporary AWS credentials and the
+// allowlisted endpoint name.
 //
 // Codes of Commit (and of PendingCommits where they apply):
 //   OK                  the service ratified this request's commit as

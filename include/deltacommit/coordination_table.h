@@ -1,7 +1,7 @@
 // CoordinationTable: the port to the external table that gives S3 mutual
-// exclusion in the `s3-dynamodb` mode (DESIGN.md §2.1). Its entries are
-// exactly Delta Spark's S3DynamoDBLogStore items, shared with Spark and
-// delta-rs writers: key tablePath (S, HASH) + fileName (S, RANGE);
+// exclusion in the `s3-dynamodb` mode (docs/protocols/s3-dynamodb.md). Its
+// entries are exactly Delta Spark's S3DynamoDBLogStore items, shared with
+// Spark and delta-rs writers: key tablePath (S, HASH) + fileName (S, RANGE);
 // tempPath (S), complete (S "true"/"false"), expireTime (N, epoch seconds,
 // complete entries only).
 //

@@ -1,6 +1,6 @@
 // LogStore: the port through which a writer puts version N of a table's log
 // exactly once, and through which readers list and read the log. Each commit
-// mode of DESIGN.md §2 is one implementation.
+// mode of docs/protocols/ is one implementation (docs/architecture.md).
 //
 // Thread-safety: implementations must be safe for concurrent use.
 #pragma once

@@ -1,4 +1,5 @@
-// Transaction: optimistic concurrency over a LogStore (DESIGN.md §3).
+// Transaction: optimistic concurrency over a LogStore (docs/architecture.md,
+// "How a commit flows").
 //
 // A transaction starts from a Snapshot (its read version), records what it
 // read (whole table, partition predicates, files, app ids) and the actions it

@@ -1,6 +1,7 @@
-// CommitService: the commit logic of `deltacommit serve` (DESIGN.md §2.3,
-// §2.4; docs/protocols/service.md), between the HTTP layer (which parses
-// requests, authenticates, resolves endpoints) and the state store and S3.
+// CommitService: the commit logic of `deltacommit serve`
+// (docs/protocols/service.md, docs/protocols/coordinated.md), between the
+// HTTP layer (which parses requests, authenticates, resolves endpoints) and
+// the state store and S3.
 //
 // Service mode (CommitRequest::actions), per table serialised in-process
 // and across instances by the state store's Ratify:

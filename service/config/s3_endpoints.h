@@ -1,8 +1,9 @@
 // Which S3 endpoint the commit service uses for a request: the S3 part of
-// DESIGN.md §2.4. A request may name an endpoint, but only one on the
-// service's allowlist ([[s3.allowed_endpoint]]); otherwise any client could
-// make the service send its requests, signed with the client's credentials,
-// to any host it likes.
+// docs/protocols/service.md (the order: docs/configuration.md). A request
+// may name an endpoint, but only one on the service's allowlist
+// ([[s3.allowed_endpoint]]); otherwise any client could make the service
+// send its requests, signed with the client's credentials, to any host it
+// likes.
 //
 // Thread-safety: pure functions of the config.
 #pragma once

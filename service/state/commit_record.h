@@ -1,5 +1,5 @@
 // CommitRecord: one ratified commit of a table as the commit service's state
-// store keeps it (DESIGN.md §2.3, §2.4). The staged object it names holds
+// store keeps it (docs/protocols/service.md). The staged object it names holds
 // the commit's actions; the record is what makes that object version v.
 //
 // Thread-safety: values and pure functions.

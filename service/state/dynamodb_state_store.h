@@ -1,7 +1,7 @@
 // DynamoDbStateStore: the StateStore in one DynamoDB table (item schema in
 // dynamodb_state_items.h), for several service instances sharing state.
 //
-// Ratify(v) (DESIGN.md §2.3, §2.4), every read ConsistentRead:
+// Ratify(v) (docs/protocols/service.md), every read ConsistentRead:
 //   1. GetItem the table's head (latest L, published_through, L's record).
 //   2. No head: PutItem the first head, condition attribute_not_exists: of
 //      instances racing to start a table, one wins. (Commit items without a

@@ -1,6 +1,6 @@
-// StateStore: the port to the commit service's durable state (DESIGN.md
-// §2.3, §2.4): per table, the ratified commits and how far they have been
-// published to _delta_log/<v>.json.
+// StateStore: the port to the commit service's durable state
+// (docs/protocols/service.md): per table, the ratified commits and how far
+// they have been published to _delta_log/<v>.json.
 //
 // Ratify is the commit point of the service's `coordinated` and `service`
 // modes: a version is ratified after the one before it and at most once,

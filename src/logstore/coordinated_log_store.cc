@@ -116,8 +116,8 @@ StatusOr<PendingCommits> CoordinatedLogStore::FetchPending(Version start) {
 
 Status CoordinatedLogStore::WriteFirst(std::string_view content) {
   // Table creation: the service has nothing to coordinate before the table
-  // exists (DESIGN.md §2.3), so version 0 is created like the filesystem
-  // modes create it.
+  // exists (docs/protocols/coordinated.md), so version 0 is created like the
+  // filesystem modes create it.
   DC_RETURN_IF_ERROR(RunStep(hooks_, "coordinated/before-put-0"));
   return store_.PutIfAbsent(CommitPath(0), content)
       .WithContext("write version 0 of " + Describe());

@@ -1,5 +1,5 @@
-// CoordinatedLogStore: the `coordinated` mode (DESIGN.md §2.3, Delta's
-// coordinated commits) with the commit service as the coordinator.
+// CoordinatedLogStore: the `coordinated` mode (docs/protocols/coordinated.md,
+// Delta's coordinated commits) with the commit service as the coordinator.
 //
 // Write of version N > 0:                        [coordinated/before-staged-put]
 //   1. put _delta_log/_staged_commits/<N>.<uuid>.json: a plain put, the name

@@ -1,5 +1,5 @@
 // S3DynamoDbLogStore: the `s3-dynamodb` mode, step for step as Delta Spark's
-// S3DynamoDBLogStore (DESIGN.md §2.1, docs/protocols/s3-dynamodb.md), so
+// S3DynamoDBLogStore (docs/protocols/s3-dynamodb.md), so
 // Spark, delta-rs and deltacommit writers can share one table and one
 // DynamoDB table. The conditional PutItem of the entry is the commit point;
 // the object store needs no put-if-absent.

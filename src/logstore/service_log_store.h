@@ -1,5 +1,5 @@
-// ServiceLogStore: the `service` mode (DESIGN.md §2.4). The writer sends
-// each commit's content to the commit service, which writes it as
+// ServiceLogStore: the `service` mode (docs/protocols/service.md). The writer
+// sends each commit's content to the commit service, which writes it as
 // `_delta_log/<v>.json` put-if-absent, serialised by its own state store;
 // the writer reads the log itself, straight from the object store, with its
 // own credentials.

@@ -1,10 +1,11 @@
 // The s3-dynamodb entries as a program that is not ours sees them: commits
 // made through our CLI (Ceph RGW + dynalite), read back with Debian's AWS
 // CLI (/usr/bin/aws, never a shim on PATH), must be exactly Delta Spark's
-// items (DESIGN.md §2.1): tablePath S, fileName S, tempPath S relative to
-// _delta_log (".tmp/..."), complete S "true", expireTime N = commit time +
-// ttl, and nothing else. Our own decoder would agree with our own encoder
-// even if both were wrong; this check does not share code with them.
+// items (docs/protocols/s3-dynamodb.md): tablePath S, fileName S, tempPath S
+// relative to _delta_log (".tmp/..."), complete S "true", expireTime N =
+// commit time + ttl, and nothing else. Our own decoder would agree with our
+// own encoder even if both were wrong; this check does not share code with
+// them.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 

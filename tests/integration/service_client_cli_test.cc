@@ -131,9 +131,10 @@ TEST_P(ServiceClientCliTest, ARefusalIsReportedWithTheServicesMessage) {
   EXPECT_EQ(r.err.find(ScriptedCommitService::kToken), std::string::npos) << r.err;
 }
 
-// A coordinated table says so (DESIGN.md §2.3), so that no filesystem writer
-// commits around the service; a service-mode table is an ordinary table that
-// s3-conditional writers share (the service writes <v>.json put-if-absent).
+// A coordinated table says so (docs/protocols/coordinated.md), so that no
+// filesystem writer commits around the service; a service-mode table is an
+// ordinary table that s3-conditional writers share (the service writes
+// <v>.json put-if-absent).
 TEST_P(ServiceClientCliTest, ACoordinatedTableNamesItsCoordinatorAndRefusesOtherWriters) {
   ASSERT_EQ(RunCli(Args({"create", s3_.uri, "--schema", "id:long"})).exit_code, 0);
   StatusOr<std::string> first = s3_.store->Get(CommitPath(0));

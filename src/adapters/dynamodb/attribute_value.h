@@ -1,9 +1,9 @@
 // AttributeValue and Item: DynamoDB's typed values, as much of them as the
 // commit protocols need. S (string), N (number, kept as the decimal text
 // DynamoDB sends, so no precision is lost), BOOL and NULL hold the
-// s3-dynamodb items of DESIGN.md §2.1; L and M hold Delta Spark's
-// coordinator item (a list of commit maps). Binary and set types are not
-// supported: decoding them is kUnimplemented.
+// s3-dynamodb items of docs/protocols/s3-dynamodb.md; L and M hold Delta
+// Spark's coordinator item (a list of commit maps). Binary and set types are
+// not supported: decoding them is kUnimplemented.
 //
 // The wire form is DynamoDB's JSON: {"S":"x"}, {"N":"7"}, {"BOOL":true},
 // {"NULL":true}, {"L":[...]}, {"M":{...}}.

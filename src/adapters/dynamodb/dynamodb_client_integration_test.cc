@@ -33,7 +33,7 @@ Item Key(const std::string& table_path, const std::string& file_name) {
           {"fileName", AttributeValue::String(file_name)}};
 }
 
-// DESIGN.md §2.1 step 3: the commit point.
+// docs/protocols/s3-dynamodb.md step 3: the commit point.
 PutItemRequest CommitEntry(const std::string& table, const std::string& table_path, int version,
                            const std::string& temp_path) {
   Item item = Key(table_path, CommitFileName(version));

@@ -119,8 +119,9 @@ std::string DynamoDbCoordinationTable::Describe() const {
 
 Status DynamoDbCoordinationTable::PutIfAbsent(const ExternalCommitEntry& entry) {
   const std::string key = KeyText(entry.table_path, entry.file_name);
-  // DESIGN.md §2.1 step 3, the commit point: Delta Spark's condition
-  // (expected fileName absent), so exactly one writer of a version wins.
+  // docs/protocols/s3-dynamodb.md step 3, the commit point: Delta Spark's
+  // condition (expected fileName absent), so exactly one writer of a version
+  // wins.
   Status s = client_.PutItem({table_, ToItem(entry), {"attribute_not_exists(fileName)"}});
   if (s.IsAlreadyExists()) {
     return AlreadyExistsError("DynamoDB table " + table_ + " already has the commit entry " + key +

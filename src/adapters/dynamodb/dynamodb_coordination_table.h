@@ -1,5 +1,6 @@
 // DynamoDbCoordinationTable: the CoordinationTable port on a DynamoDB table
-// shared with Delta Spark's S3DynamoDBLogStore and delta-rs (DESIGN.md §2.1).
+// shared with Delta Spark's S3DynamoDBLogStore and delta-rs
+// (docs/protocols/s3-dynamodb.md).
 //
 // Item shape, exactly as those writers read and write it:
 //   tablePath  S  HASH key: the table root URI, no trailing '/'

@@ -1,5 +1,6 @@
 // S3ConditionalLogStore: the `s3-conditional` mode. Version N is
-// `_delta_log/N.json` created with PUT If-None-Match: * (DESIGN.md §2.2).
+// `_delta_log/N.json` created with PUT If-None-Match: *
+// (docs/protocols/s3-conditional.md).
 //
 // Some S3-compatible stores accept If-None-Match and overwrite anyway, or
 // refuse it: before the first write to a bucket, this store proves the
