@@ -190,17 +190,20 @@ std::optional<CommitReply> CommitService::CheckOnTable(const CommitRecord& wante
                                                        ObjectStore& store) {
   CommitBase base;
   base.creating = wanted.version == 0;
-  StatusOr<AppendTableState> state = FailedPreconditionError("not needed");
+  std::optional<AppendTableState> state;
   if (!base.creating && checked.rules.NeedsTableState()) {
-    state = append_tables_.Load(wanted.table, wanted.version - 1, store);
+    StatusOr<AppendTableState> loaded =
+        append_tables_.Load(wanted.table, wanted.version - 1, store);
     // Not knowable from the JSON log (the protocol only in a checkpoint, a
     // ratified commit not yet published): the rules that need the table's
     // state are applied to what the commit itself carries.
-    if (!state.ok() && state.status().code() != StatusCode::kFailedPrecondition) {
-      return ReplyFor(ObjectStoreFailure(state.status()));
+    if (loaded.ok()) {
+      state = std::move(loaded).value();
+    } else if (loaded.status().code() != StatusCode::kFailedPrecondition) {
+      return ReplyFor(ObjectStoreFailure(loaded.status()));
     }
   }
-  if (state.ok()) {
+  if (state) {
     base.protocol = state->protocol ? &*state->protocol : nullptr;
     base.metadata = state->metadata ? &*state->metadata : nullptr;
   }
@@ -210,7 +213,7 @@ std::optional<CommitReply> CommitService::CheckOnTable(const CommitRecord& wante
                               "version " + std::to_string(wanted.version) + " of " + wanted.table +
                                   ": " + rules.message() + "; nothing was written");
   }
-  if (state.ok()) append_tables_.Store(wanted.table, std::move(state).value());
+  if (state) append_tables_.Store(wanted.table, std::move(*state));
   return std::nullopt;
 }
 

@@ -123,7 +123,7 @@ Status CheckTransferEncoding(const BeastRequest& header, bool parser_chunked) {
   }
   if (codings.size() > 1) {
     return UnimplementedError("Transfer-Encoding " + Excerpt(codings.front()) +
-                              " is not implemented: this server decodes only "
+                              " is not supported: this server decodes only "
                               "chunked; send the body without that coding");
   }
   // Belt and braces: what we accepted must be what the parser will read.

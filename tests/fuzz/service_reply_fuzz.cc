@@ -33,6 +33,7 @@
 #include "adapters/service/service_reply.h"
 #include "deltacommit/log_path.h"
 #include "fuzz_check.h"
+#include "testing/fake_clock.h"
 
 namespace {
 
@@ -50,16 +51,6 @@ constexpr int64_t kNowMs = 1'700'000'000'000;
 constexpr int kMaxAttempts = 3;
 constexpr Version kStart = 3;
 constexpr char kTable[] = "s3://bucket/table";
-
-class FixedClock : public Clock {
- public:
-  int64_t NowMillis() override { return kNowMs; }
-};
-
-class NoSleep : public Sleeper {
- public:
-  void Sleep(std::chrono::milliseconds) override {}
-};
 
 // Answers every request with the input's response.
 class AnsweringHttp : public aws::HttpClient {
@@ -261,8 +252,8 @@ void CheckGetPending(HttpCommitServiceClient& client, AnsweringHttp& http,
 }
 
 void CheckClient(const aws::HttpResponse& response) {
-  FixedClock clock;
-  NoSleep sleeper;
+  FakeClock clock(kNowMs);  // never advanced: every input sees one time
+  RecordingSleeper sleeper;  // returns at once
   AnsweringHttp http(response);
   aws::Credentials credentials{"ASIAIOSFODNN7EXAMPLE", std::string(kSecretKey),
                                std::string(kSessionToken), kNowMs + 3'600'000,

@@ -32,6 +32,7 @@
 #include "adapters/dynamodb/dynamodb_json.h"
 #include "deltacommit/log_path.h"
 #include "fuzz_check.h"
+#include "testing/fake_clock.h"
 #include "service/state/dynamodb_state_items.h"
 #include "service/state/dynamodb_state_store.h"
 
@@ -193,16 +194,6 @@ void CheckItem(const Item& item) {
 constexpr char kTable[] = "s3://lake/sales/orders";
 constexpr int64_t kNowMs = 1'700'000'000'000;
 
-class FixedClock : public Clock {
- public:
-  int64_t NowMillis() override { return kNowMs; }
-};
-
-class NoSleep : public Sleeper {
- public:
-  void Sleep(std::chrono::milliseconds) override {}
-};
-
 // GetItem answers `body`; a call's first Query too, later pages are empty
 // (the same LastEvaluatedKey for ever would be an endpoint's loop, not the
 // store's); writes succeed.
@@ -230,8 +221,8 @@ class AnsweringDynamoDb : public aws::HttpClient {
 };
 
 void CheckStore(std::string_view body, const std::optional<TableHead>& head) {
-  FixedClock clock;
-  NoSleep sleeper;
+  FakeClock clock(kNowMs);  // never advanced: every input sees one time
+  RecordingSleeper sleeper;  // returns at once
   AnsweringDynamoDb http(body);
   std::unique_ptr<aws::CredentialsProvider> credentials =
       aws::StaticCredentialsProvider(
