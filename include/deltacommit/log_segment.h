@@ -50,4 +50,13 @@ StatusOr<LogSegment> BuildLogSegment(const std::vector<ObjectMeta>& listing,
                                      const LogSegmentRequest& request,
                                      std::string_view table);
 
+// The commits after version `after` in a listing of `_delta_log/` from
+// after + 1, ascending (staged commits counted as BuildLogSegment does):
+// empty when there is none. nullopt when the listing does not continue at
+// after + 1 (those commits were cleaned up: read the table afresh).
+// kFailedPrecondition for a gap after after + 1 (names the missing version).
+StatusOr<std::optional<std::vector<ObjectMeta>>> CommitsAfter(
+    const std::vector<ObjectMeta>& listing, Version after, bool staged_commits_are_ratified,
+    std::string_view table);
+
 }  // namespace deltacommit

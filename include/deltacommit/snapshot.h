@@ -73,6 +73,10 @@ class Snapshot {
 // REQUIRES: Apply is called for contiguous versions, ascending.
 class LogReplay {
  public:
+  LogReplay() = default;
+  // Continues from `base` (a copy of it): Apply the versions after it.
+  explicit LogReplay(const Snapshot& base);
+
   // Applies the actions of `version` (a checkpoint's actions use its version).
   // kInvalidArgument if a commit adds or removes the same file twice.
   Status Apply(Version version, std::vector<Action>&& actions);
@@ -106,6 +110,15 @@ struct SnapshotRequest {
 // kInvalidArgument / kDataLoss: a commit file that does not parse.
 StatusOr<std::shared_ptr<const Snapshot>> LoadSnapshot(LogStore& log,
                                                        const SnapshotRequest& request);
+
+// Brings `base` (loaded from `log`) up to date: lists the log only after
+// its version and replays only the commits after it, onto a copy. Returns
+// `base` itself when there is no newer commit. When the listing does not
+// continue at base's version + 1 (those commits were cleaned up), loads the
+// latest snapshot afresh with `request`. Errors as LoadSnapshot's.
+StatusOr<std::shared_ptr<const Snapshot>> UpdateSnapshot(LogStore& log,
+                                                         std::shared_ptr<const Snapshot> base,
+                                                         const SnapshotRequest& request);
 
 // Reads and parses one commit file.
 StatusOr<std::vector<Action>> ReadCommit(LogStore& log, Version version);

@@ -105,6 +105,15 @@ class Transaction {
   // errors as returned.
   StatusOr<CommitOutcome> Commit();
 
+  // The commit file this transaction wrote as the version its Commit()
+  // returned, when it wrote it itself (not a version the store assigned,
+  // nor one found already written after a lost reply): a reader that holds
+  // the version before it may apply it without reading it back. Null
+  // otherwise.
+  const std::string* committed_content() const {
+    return committed_content_ ? &*committed_content_ : nullptr;
+  }
+
  private:
   Status Validate() const;
   // No reads beyond the app's own txn; only adds with dataChange.
@@ -136,6 +145,7 @@ class Transaction {
   std::optional<SetTransaction> app_txn_;
   std::string txn_id_;
   std::optional<int64_t> last_winner_ict_;
+  std::optional<std::string> committed_content_;
   std::mt19937_64 rng_;
 };
 

@@ -137,4 +137,16 @@ StatusOr<LogSegment> BuildLogSegment(const std::vector<ObjectMeta>& listing,
   return segment;
 }
 
+StatusOr<std::optional<std::vector<ObjectMeta>>> CommitsAfter(
+    const std::vector<ObjectMeta>& listing, Version after, bool staged_commits_are_ratified,
+    std::string_view table) {
+  Classified c = Classify(listing, staged_commits_are_ratified);
+  auto first = c.commits.upper_bound(after);
+  if (first == c.commits.end()) return std::optional<std::vector<ObjectMeta>>(std::vector<ObjectMeta>{});
+  if (first->first != after + 1) return std::optional<std::vector<ObjectMeta>>();
+  DC_ASSIGN_OR_RETURN(std::vector<ObjectMeta> commits,
+                      ContiguousCommits(c.commits, after + 1, c.commits.rbegin()->first, table));
+  return std::optional<std::vector<ObjectMeta>>(std::move(commits));
+}
+
 }  // namespace deltacommit

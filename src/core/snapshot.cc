@@ -46,6 +46,9 @@ std::optional<int64_t> Snapshot::AppVersion(const std::string& app_id) const {
 // Within one version the protocol allows at most one add and at most one
 // remove per (path, dv id); when both appear the add wins (the remove refers
 // to the earlier state), so removes are applied before adds.
+LogReplay::LogReplay(const Snapshot& base)
+    : snapshot_(std::make_shared<Snapshot>(base)), has_protocol_(true), has_metadata_(true) {}
+
 Status LogReplay::Apply(Version version, std::vector<Action>&& actions) {
   Snapshot& s = *snapshot_;
   s.version_ = version;
@@ -147,6 +150,19 @@ Status ApplyCommitInfoOf(LogStore& log, Version version, LogReplay& replay) {
   return replay.Apply(version, std::move(info));
 }
 
+// Reads, parses and applies `commits` (ascending) in order.
+Status ReplayCommits(LogStore& log, const std::vector<ObjectMeta>& commits, LogReplay& replay) {
+  ActionParser parser;
+  for (const ObjectMeta& commit : commits) {
+    DC_ASSIGN_OR_RETURN(std::string content, log.Read(commit.key));
+    auto actions = parser.ParseCommit(content);
+    if (!actions.ok()) return actions.status().WithContext(log.Describe() + " " + commit.key);
+    ParsedLogPath parsed = ParseLogPath(std::string_view(commit.key).substr(kLogDir.size()));
+    DC_RETURN_IF_ERROR(replay.Apply(parsed.version, std::move(actions).value()));
+  }
+  return OkStatus();
+}
+
 // The version `_last_checkpoint` names, when there is a usable hint for
 // `request`: it is readable, parses, and the wanted version is not before
 // it. (Time travel to a version before the hint lists from 0: the newest
@@ -200,14 +216,26 @@ StatusOr<std::shared_ptr<const Snapshot>> LoadSnapshot(LogStore& log,
     // itself comes from its commit file, when it is still there.
     DC_RETURN_IF_ERROR(ApplyCommitInfoOf(log, *segment.checkpoint_version, replay));
   }
-  ActionParser parser;
-  for (const ObjectMeta& commit : segment.commits) {
-    DC_ASSIGN_OR_RETURN(std::string content, log.Read(commit.key));
-    auto actions = parser.ParseCommit(content);
-    if (!actions.ok()) return actions.status().WithContext(log.Describe() + " " + commit.key);
-    ParsedLogPath parsed = ParseLogPath(std::string_view(commit.key).substr(kLogDir.size()));
-    DC_RETURN_IF_ERROR(replay.Apply(parsed.version, std::move(actions).value()));
+  DC_RETURN_IF_ERROR(ReplayCommits(log, segment.commits, replay));
+  return replay.Finish();
+}
+
+StatusOr<std::shared_ptr<const Snapshot>> UpdateSnapshot(LogStore& log,
+                                                         std::shared_ptr<const Snapshot> base,
+                                                         const SnapshotRequest& request) {
+  const Version after = base->version();
+  DC_ASSIGN_OR_RETURN(std::vector<ObjectMeta> listing, log.List(after + 1));
+  DC_ASSIGN_OR_RETURN(std::optional<std::vector<ObjectMeta>> commits,
+                      CommitsAfter(listing, after, log.ListsRatifiedStagedCommits(),
+                                   log.Describe()));
+  if (!commits) {
+    SnapshotRequest latest = request;
+    latest.version.reset();
+    return LoadSnapshot(log, latest);
   }
+  if (commits->empty()) return base;
+  LogReplay replay(*base);
+  DC_RETURN_IF_ERROR(ReplayCommits(log, *commits, replay));
   return replay.Finish();
 }
 

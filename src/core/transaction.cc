@@ -311,6 +311,7 @@ StatusOr<CommitOutcome> Transaction::Commit() {
     }
     if (st.ok()) {
       outcome.version = version;
+      committed_content_ = std::move(content);
       return outcome;
     }
     if (!st.IsAlreadyExists()) return st;
