@@ -6,23 +6,19 @@
 // staging directory, and data files are cut at kTargetDataFileBytes.
 #include <unistd.h>
 
+#include <functional>
 #include <iostream>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "adapters/parquet/data_file_handler.h"
-#include "auto_checkpoint.h"
 #include "commands.h"
-#include "data_staging.h"
-#include "deltacommit/clock.h"
-#include "deltacommit/transaction.h"
 #include "output.h"
 #include "progress_line.h"
-#include "table_access.h"
+#include "table/data_staging.h"
+#include "table_flags.h"
 
 namespace deltacommit::cli {
 namespace {
@@ -36,13 +32,7 @@ struct AppendArgs {
   bool json = false;
   bool quiet = false;
   bool progress = false;
-  TableOptions table_options;
-};
-
-struct Staged {
-  std::vector<AddFile> adds;
-  std::vector<std::string> uploaded;  // keys written into the table
-  int64_t rows = 0;
+  TableFlags table_flags;
 };
 
 Status CheckInputs(const AppendArgs& args) {
@@ -58,102 +48,64 @@ Status CheckInputs(const AppendArgs& args) {
   return OkStatus();
 }
 
-// What every input's conversion and upload share.
-struct StageContext {
-  const AppendArgs& args;
-  DataFileHandler& handler;
-  const TableLayout& layout;
-  StagingDir& staging;
-  ObjectStore& store;
-  ProgressLine& progress;
-};
-
-Status UploadFiles(const StageContext& c, const std::string& prefix,
-                   const std::vector<WrittenDataFile>& files, Staged& staged) {
-  for (size_t i = 0; i < files.size(); ++i) {
-    const WrittenDataFile& f = files[i];
-    c.progress.Show("uploading", prefix + ": uploading file " + std::to_string(i + 1) + "/" +
-                                     std::to_string(files.size()));
-    AddFile add;
-    add.path = f.add_path;
-    add.partition_values = f.partition_values;
-    DC_ASSIGN_OR_RETURN(add.size, LocalFileSize(f.local_path));
-    add.modification_time = SystemClock().NowMillis();
-    add.data_change = true;
-    add.stats = f.stats;
-    DC_RETURN_IF_ERROR(UploadFile(c.store, f.local_path, f.table_key));
-    staged.uploaded.push_back(f.table_key);
-    staged.adds.push_back(std::move(add));
-    staged.rows += f.num_records;
-  }
-  return OkStatus();
+// How a message names input `index`: "input 2/3 rows.csv".
+std::string InputPrefix(const AppendArgs& args, size_t index) {
+  const std::string& name = args.inputs[index];
+  return "input " + std::to_string(index + 1) + "/" + std::to_string(args.inputs.size()) + " " +
+         (name == "-" ? "stdin" : name);
 }
 
-// Converts and uploads one input, adding its files to `staged`.
-Status StageInput(const StageContext& c, size_t index, Staged& staged) {
-  const std::string& name = c.args.inputs[index];
-  DataInput input{name, c.args.format, name == "-" ? "stdin" : name, {}};
-  const std::string prefix = "input " + std::to_string(index + 1) + "/" +
-                             std::to_string(c.args.inputs.size()) + " " + input.label;
-  if (name == "-") {
-    DC_ASSIGN_OR_RETURN(input.path, c.staging.SaveStdin("stdin-input", [&](int64_t bytes) {
-      c.progress.Show("reading", prefix + ": reading " + ProgressLine::Bytes(bytes));
-    }));
-  }
-  if (!c.args.quiet) {
-    c.progress.Clear();
-    std::cerr << prefix << ": converting\n";
-  }
-  input.progress = [&](std::string_view step, double percent) {
-    c.progress.Show(std::string(step), prefix + ": " + std::string(step) + " " +
-                                           ProgressLine::Percent(percent));
-  };
-  DC_ASSIGN_OR_RETURN(std::vector<WrittenDataFile> files,
-                      c.handler.WriteDataFiles(input, c.layout, c.staging.path()));
-  const int64_t rows_before = staged.rows;
-  DC_RETURN_IF_ERROR(UploadFiles(c, prefix, files, staged));
-  c.progress.Clear();
-  if (!c.args.quiet) {
-    std::cerr << prefix << ": " << staged.rows - rows_before << " row(s) in " << files.size()
-              << " file(s) written\n";
-  }
-  return OkStatus();
-}
-
-// Data files nobody will reference: removed, best effort (a commit whose
-// outcome is unknown keeps them, since it may have referenced them).
-void RemoveUploaded(ObjectStore& store, const Staged& staged) {
-  for (const std::string& key : staged.uploaded) (void)store.Delete(key);
-}
-
-// What the data files must match, with the table's statistics setting.
-StatusOr<TableLayout> Layout(const Metadata& m) {
-  TableLayout layout{m.schema_string, m.partition_columns};
-  if (auto it = m.configuration.find("delta.dataSkippingNumIndexedCols");
-      it != m.configuration.end()) {
-    try {
-      size_t used = 0;
-      layout.stats_columns = std::stoi(it->second, &used);
-      if (used != it->second.size() || layout.stats_columns < -1) throw std::invalid_argument("");
-    } catch (const std::exception&) {
-      return InvalidArgumentError("table property delta.dataSkippingNumIndexedCols=\"" + it->second +
-                                  "\": expected an integer >= -1");
+// Table::Append's events as the progress line and the per-input messages.
+std::function<void(const AppendEvent&)> ShowEvents(const AppendArgs& args,
+                                                   ProgressLine& progress) {
+  return [&args, &progress](const AppendEvent& e) {
+    const std::string prefix = InputPrefix(args, e.input);
+    switch (e.kind) {
+      case AppendEvent::Kind::kConverting:
+        if (!args.quiet) {
+          progress.Clear();
+          std::cerr << prefix << ": converting\n";
+        }
+        break;
+      case AppendEvent::Kind::kProgress:
+        progress.Show(e.step, prefix + ": " + e.step + " " + ProgressLine::Percent(e.percent));
+        break;
+      case AppendEvent::Kind::kUploading:
+        progress.Show("uploading", prefix + ": uploading file " + std::to_string(e.file) + "/" +
+                                       std::to_string(e.files));
+        break;
+      case AppendEvent::Kind::kWritten:
+        progress.Clear();
+        if (!args.quiet) {
+          std::cerr << prefix << ": " << e.rows << " row(s) in " << e.files
+                    << " file(s) written\n";
+        }
+        break;
     }
+  };
+}
+
+// The inputs as Table::Append takes them; stdin is first spooled to a file
+// in `staging` (never all of it in memory).
+StatusOr<std::vector<AppendInput>> Inputs(const AppendArgs& args, StagingDir& staging,
+                                          ProgressLine& progress) {
+  std::vector<AppendInput> inputs;
+  for (size_t i = 0; i < args.inputs.size(); ++i) {
+    AppendInput input{args.inputs[i], args.format, args.inputs[i]};
+    if (input.path == "-") {
+      const std::string prefix = InputPrefix(args, i);
+      DC_ASSIGN_OR_RETURN(input.path, staging.SaveStdin("stdin-input", [&](int64_t bytes) {
+        progress.Show("reading", prefix + ": reading " + ProgressLine::Bytes(bytes));
+      }));
+      input.label = "stdin";
+    }
+    inputs.push_back(std::move(input));
   }
-  return layout;
+  return inputs;
 }
 
-TransactionOptions AppendOptions(const AppendArgs& args, const Metadata& m) {
-  TransactionOptions o;
-  o.operation = "WRITE";
-  o.operation_parameters = {{"mode", "\"Append\""},
-                            {"partitionBy", nlohmann::json(nlohmann::json(m.partition_columns).dump()).dump()}};
-  o.max_attempts = args.max_attempts;
-  return o;
-}
-
-int Report(const AppendArgs& args, const std::string& uri, const Staged& staged,
-           const CommitOutcome& o) {
+int Report(const AppendArgs& args, const std::string& uri, const AppendResult& staged) {
+  const CommitOutcome& o = staged.outcome;
   if (args.json) {
     nlohmann::ordered_json out{{"table", uri},
                                {"result", o.result == CommitResult::kConflict ? "conflict" : "committed"},
@@ -186,50 +138,25 @@ int Report(const AppendArgs& args, const std::string& uri, const Staged& staged,
 int RunAppend(const AppendArgs& args) {
   if (args.max_attempts < 1) return ReportError(InvalidArgumentError("--max-attempts must be at least 1"));
   if (Status st = CheckInputs(args); !st.ok()) return ReportError(st);
-  auto table = OpenTableUri(args.table, args.table_options);
+  auto table = OpenCliTable(args.table, args.table_flags);
   if (!table.ok()) return ReportError(table.status());
-  auto snapshot = LoadSnapshot(*table->log, table->Request());
-  if (!snapshot.ok()) return ReportError(snapshot.status());
-  if (Status st = CheckDataCommandSupported(**snapshot, false, "append"); !st.ok()) {
-    return ReportError(st);
-  }
-  auto staging = StagingDir::Create();
-  if (!staging.ok()) return ReportError(staging.status());
-  // DuckDB spills into the staging directory (removed afterwards), never
-  // into the working directory.
-  DuckDbOptions duckdb;
-  duckdb.memory_limit = args.memory_limit;
-  duckdb.temp_directory = staging->path() + "/duckdb-spill";
-  auto handler = DuckDbDataFileHandler::Create(duckdb);
-  if (!handler.ok()) return ReportError(handler.status().WithContext("--memory-limit"));
-  const Metadata& m = (*snapshot)->metadata();
-  auto layout = Layout(m);
-  if (!layout.ok()) return ReportError(layout.status());
+  // A table that cannot be appended to is refused before stdin is read.
+  if (auto snapshot = table->Snapshot(); !snapshot.ok()) return ReportError(snapshot.status());
   ProgressLine progress(args.progress, args.quiet);
-  const StageContext context{args, **handler, *layout, *staging, *table->store, progress};
-  Staged staged;
-  for (size_t i = 0; i < args.inputs.size(); ++i) {
-    Status st = StageInput(context, i, staged);
-    if (!st.ok()) {
-      RemoveUploaded(*table->store, staged);
-      return ReportError(st.WithContext("table " + table->uri + ": nothing was committed"));
-    }
+  auto staging = StagingDir::Create();  // for stdin
+  if (!staging.ok()) return ReportError(staging.status());
+  auto inputs = Inputs(args, *staging, progress);
+  if (!inputs.ok()) {
+    return ReportError(inputs.status().WithContext("table " + table->uri() + ": nothing was committed"));
   }
-  if (staged.adds.empty()) {
-    return ReportError(InvalidArgumentError("the inputs hold no rows: nothing was committed"));
-  }
-  Transaction txn(*table->log, *snapshot, AppendOptions(args, m), SystemClock(), RealSleeper());
-  for (const AddFile& add : staged.adds) txn.AddAction(add);
-  auto outcome = txn.Commit();
-  if (!outcome.ok()) {
-    if (!outcome.status().IsUnknownOutcome()) RemoveUploaded(*table->store, staged);
-    return ReportError(outcome.status().WithContext("table " + table->uri));
-  }
-  if (outcome->result == CommitResult::kConflict) RemoveUploaded(*table->store, staged);
-  if (outcome->result == CommitResult::kCommitted) {
-    MaybeCheckpointAfterCommit(*table, **snapshot, outcome->version);
-  }
-  return Report(args, table->uri, staged, *outcome);
+  AppendOptions options;
+  options.transaction.max_attempts = args.max_attempts;
+  options.memory_limit = args.memory_limit;
+  options.on_event = ShowEvents(args, progress);
+  auto result = table->Append(*inputs, options);
+  progress.Clear();
+  if (!result.ok()) return ReportError(result.status());
+  return Report(args, table->uri(), *result);
 }
 
 }  // namespace
@@ -253,7 +180,7 @@ void RegisterAppend(CLI::App& app, int* exit_code) {
                   "Memory DuckDB may use converting (e.g. 512MB, 4GB); beyond it, it spills "
                   "to a temporary directory")
       ->capture_default_str();
-  AddTableOptions(cmd, &args->table_options);
+  AddTableOptions(cmd, &args->table_flags);
   cmd->callback([args, exit_code] { *exit_code = RunAppend(*args); });
 }
 

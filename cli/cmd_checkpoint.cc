@@ -8,13 +8,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "auto_checkpoint.h"
 #include "commands.h"
 #include "deltacommit/checkpoint.h"
 #include "deltacommit/clock.h"
 #include "deltacommit/snapshot.h"
 #include "output.h"
-#include "table_access.h"
+#include "table_flags.h"
 
 namespace deltacommit::cli {
 namespace {
@@ -24,7 +23,7 @@ struct CheckpointArgs {
   int64_t version = -1;
   int64_t part_size = kDefaultCheckpointPartSize;
   bool json = false;
-  TableOptions table_options;
+  TableFlags table_flags;
 };
 
 int RunCheckpoint(const CheckpointArgs& args) {
@@ -32,22 +31,17 @@ int RunCheckpoint(const CheckpointArgs& args) {
     return ReportError(InvalidArgumentError("--part-size " + std::to_string(args.part_size) +
                                             ": must be at least 1"));
   }
-  auto table = OpenTableUri(args.table, args.table_options);
+  auto table = OpenCliTable(args.table, args.table_flags);
   if (!table.ok()) return ReportError(table.status());
   std::optional<Version> version;
   if (args.version >= 0) version = args.version;
-  auto snapshot = LoadSnapshot(*table->log, table->Request(version));
-  if (!snapshot.ok()) return ReportError(snapshot.status());
-  table->WarnIfReadAroundCoordinator(**snapshot);
-  Status published = CheckPublished(*table, (*snapshot)->version());
-  if (!published.ok()) return ReportError(published);
   CheckpointOptions options;
   options.part_size = args.part_size;
-  auto info = WriteCheckpoint(*table->store, *table->parquet, **snapshot, SystemClock(), options);
-  if (!info.ok()) return ReportError(info.status().WithContext("table " + table->uri));
+  auto info = table->Checkpoint(version, options);
+  if (!info.ok()) return ReportError(info.status());
   if (args.json) {
     nlohmann::ordered_json j;
-    j["table"] = table->uri;
+    j["table"] = table->uri();
     j["version"] = info->version;
     j["path"] = info->key;
     if (info->parts > 0) j["parts"] = info->parts;
@@ -58,7 +52,7 @@ int RunCheckpoint(const CheckpointArgs& args) {
   } else {
     std::cout << "wrote checkpoint " << info->key;
     if (info->parts > 0) std::cout << " (part 1 of " << info->parts << ")";
-    std::cout << " of " << table->uri << " at version " << info->version << " (" << info->size << " actions, " << info->num_of_add_files
+    std::cout << " of " << table->uri() << " at version " << info->version << " (" << info->size << " actions, " << info->num_of_add_files
               << " add files, " << info->size_in_bytes << " bytes)\n";
   }
   return kExitOk;
@@ -76,7 +70,7 @@ void RegisterCheckpoint(CLI::App& app, int* exit_code) {
                   "Adds and removes per part: more make a multi-part checkpoint")
       ->capture_default_str();
   cmd->add_flag("--json", args->json, "Print what was written as JSON");
-  AddTableOptions(cmd, &args->table_options);
+  AddTableOptions(cmd, &args->table_flags);
   cmd->callback([args, exit_code] { *exit_code = RunCheckpoint(*args); });
 }
 

@@ -11,12 +11,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "auto_checkpoint.h"
 #include "commands.h"
 #include "deltacommit/action_json.h"
 #include "deltacommit/transaction.h"
 #include "output.h"
-#include "table_access.h"
+#include "table_flags.h"
 
 namespace deltacommit::cli {
 namespace {
@@ -33,7 +32,7 @@ struct CommitArgs {
   bool read_whole_table = false;
   std::vector<std::string> read_partitions;
   bool json = false;
-  TableOptions table_options;
+  TableFlags table_flags;
 };
 
 StatusOr<std::string> ReadInput(const std::string& file) {
@@ -166,23 +165,17 @@ int RunCommit(const CommitArgs& args) {
   auto actions = parser.ParseCommit(*input);
   if (!actions.ok()) return ReportError(actions.status().WithContext("--actions " + args.actions_file));
   if (actions->empty()) return ReportError(InvalidArgumentError("--actions " + args.actions_file + ": no actions"));
-  auto table = OpenTableUri(args.table, args.table_options);
+  auto table = OpenCliTable(args.table, args.table_flags);
   if (!table.ok()) return ReportError(table.status());
-  SnapshotRequest request;
-  if (args.read_version >= 0) request.version = args.read_version;
-  auto snapshot = LoadSnapshot(*table->log, table->Request(request.version));
+  auto snapshot = args.read_version >= 0 ? table->SnapshotAt(args.read_version) : table->Snapshot();
   if (!snapshot.ok()) return ReportError(snapshot.status());
-  // Actions may name files by absolute URIs under the table.
-  options->table_uri = table->is_local() ? "file://" + table->uri : table->uri;
-  Transaction txn(*table->log, *snapshot, *options, SystemClock(), RealSleeper());
-  Status st = Prepare(args, **snapshot, txn, std::move(actions).value());
+  auto txn = table->NewTransaction(*options, *snapshot);
+  if (!txn.ok()) return ReportError(txn.status());
+  Status st = Prepare(args, **snapshot, *txn, std::move(actions).value());
   if (!st.ok()) return ReportError(st);
-  auto outcome = txn.Commit();
-  if (!outcome.ok()) return ReportError(outcome.status().WithContext("table " + table->uri));
-  if (outcome->result == CommitResult::kCommitted) {
-    MaybeCheckpointAfterCommit(*table, **snapshot, outcome->version);
-  }
-  return Report(args, table->uri, *outcome);
+  auto outcome = table->Commit(*txn);
+  if (!outcome.ok()) return ReportError(outcome.status());
+  return Report(args, table->uri(), *outcome);
 }
 
 }  // namespace
@@ -210,7 +203,7 @@ void RegisterCommit(CLI::App& app, int* exit_code) {
   cmd->add_option("--read-partition", args->read_partitions,
                   "A partition the actions depend on: col=value[,col=value] (repeatable)");
   cmd->add_flag("--json", args->json, "Print the outcome as JSON");
-  AddTableOptions(cmd, &args->table_options);
+  AddTableOptions(cmd, &args->table_flags);
   cmd->callback([args, exit_code] { *exit_code = RunCommit(*args); });
 }
 

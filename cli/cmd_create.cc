@@ -9,13 +9,11 @@
 
 #include "adapters/parquet/data_file_handler.h"
 #include "commands.h"
-#include "deltacommit/commit_coordinator.h"
 #include "deltacommit/log_path.h"
 #include "deltacommit/schema.h"
-#include "deltacommit/table_features.h"
 #include "deltacommit/transaction.h"
 #include "output.h"
-#include "table_access.h"
+#include "table_flags.h"
 
 namespace deltacommit::cli {
 namespace {
@@ -30,7 +28,7 @@ struct CreateArgs {
   std::string name;
   std::string description;
   bool json = false;
-  TableOptions table_options;
+  TableFlags table_flags;
 };
 
 // The schemaString of --from's file, through DuckDB.
@@ -70,58 +68,23 @@ StatusOr<Metadata> BuildMetadata(const CreateArgs& args, int64_t now) {
   return m;
 }
 
-TransactionOptions CreateOptions(const Metadata& m) {
-  TransactionOptions o;
-  o.operation = "CREATE TABLE";
-  nlohmann::json props = m.configuration;
-  nlohmann::json parts = m.partition_columns;
-  o.operation_parameters = {
-      {"isManaged", "\"false\""},
-      {"description", m.description ? nlohmann::json(*m.description).dump() : "null"},
-      {"partitionBy", nlohmann::json(parts.dump()).dump()},
-      {"properties", nlohmann::json(props.dump()).dump()},
-  };
-  return o;
-}
-
 int RunCreate(const CreateArgs& args) {
-  auto table = OpenTableUri(args.table, args.table_options);
+  auto table = OpenCliTable(args.table, args.table_flags);
   if (!table.ok()) return ReportError(table.status());
-  auto existing = table->log->List(0);
-  if (!existing.ok()) return ReportError(existing.status());
-  if (!existing->empty()) {
-    return ReportError(AlreadyExistsError("table " + table->uri +
-                                          " already has a _delta_log: not creating it again"));
-  }
   auto metadata = BuildMetadata(args, SystemClock().NowMillis());
   if (!metadata.ok()) return ReportError(metadata.status());
-  // A table created through a coordinator is a coordinated table
-  // (docs/protocols/coordinated.md): it names the coordinator, so filesystem
-  // writers refuse it.
-  if (const std::string coordinator = table->log->CommitCoordinator(); !coordinator.empty()) {
-    AddCommitCoordinatorProperties(coordinator, table->log->CommitCoordinatorConf(), &*metadata);
-  }
-  auto protocol = ProtocolForNewTable(*metadata);
-  if (!protocol.ok()) return ReportError(protocol.status());
-  // delta.feature.X=supported asks for a protocol feature; like Spark we
-  // record it in the protocol, not in the table's configuration.
-  std::erase_if(metadata->configuration,
-                [](const auto& kv) { return kv.first.starts_with("delta.feature."); });
-  Transaction txn(*table->log, nullptr, CreateOptions(*metadata), SystemClock(), RealSleeper());
-  txn.AddAction(*protocol);
-  txn.AddAction(*metadata);
-  auto outcome = txn.Commit();
+  auto outcome = table->Create(*metadata);
   if (!outcome.ok()) return ReportError(outcome.status());
   if (outcome->result != CommitResult::kCommitted) {
-    std::cerr << "conflict: table " << table->uri << " was created concurrently by another writer\n";
+    std::cerr << "conflict: table " << table->uri() << " was created concurrently by another writer\n";
     return kExitConflict;
   }
   if (args.json) {
-    nlohmann::ordered_json out{{"table", table->uri}, {"version", outcome->version},
+    nlohmann::ordered_json out{{"table", table->uri()}, {"version", outcome->version},
                                {"tableId", metadata->id}};
     std::cout << out.dump() << "\n";
   } else {
-    std::cout << "created table " << table->uri << " (id " << metadata->id << ") at version 0\n";
+    std::cout << "created table " << table->uri() << " (id " << metadata->id << ") at version 0\n";
   }
   return kExitOk;
 }
@@ -144,7 +107,7 @@ void RegisterCreate(CLI::App& app, int* exit_code) {
   cmd->add_option("--name", args->name, "Table name");
   cmd->add_option("--description", args->description, "Table description");
   cmd->add_flag("--json", args->json, "Print the result as JSON");
-  AddTableOptions(cmd, &args->table_options);
+  AddTableOptions(cmd, &args->table_flags);
   cmd->callback([args, exit_code] {
     if (args->schema.empty() == args->from.empty()) {
       *exit_code = ReportError(InvalidArgumentError("create: give the schema with --schema or --from"));

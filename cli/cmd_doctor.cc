@@ -8,7 +8,7 @@
 #include "doctor.h"
 #include "iam_policy.h"
 #include "output.h"
-#include "table_access.h"
+#include "table_flags.h"
 
 namespace deltacommit::cli {
 namespace {
@@ -17,13 +17,13 @@ using Json = nlohmann::ordered_json;
 
 struct DoctorArgs {
   std::string table;
-  TableOptions options;
+  TableFlags options;
   bool json = false;
   bool policy_only = false;
 };
 
 // The policy of an S3 table; nullopt for a local one.
-std::optional<Json> PolicyOf(const OpenTable& t) {
+std::optional<Json> PolicyOf(const TableAdapters& t) {
   const auto* s3 = dynamic_cast<const S3ObjectStore*>(t.store.get());
   if (s3 == nullptr) return std::nullopt;
   PolicyInputs in;
@@ -39,8 +39,8 @@ std::optional<Json> PolicyOf(const OpenTable& t) {
   return std::move(policy).value();
 }
 
-void PrintText(const OpenTable& t, const DoctorReport& report, const std::optional<Json>& policy) {
-  std::cout << "deltacommit doctor " << t.uri << " (" << t.mode << ")\n";
+void PrintText(const TableAdapters& t, const DoctorReport& report, const std::optional<Json>& policy) {
+  std::cout << "deltacommit doctor " << t.uri << " (" << CommitModeName(t.mode) << ")\n";
   int failed = 0, warned = 0;
   for (const DoctorCheck& c : report.checks()) {
     std::string verdict = VerdictName(c.verdict), name = c.name;
@@ -58,26 +58,27 @@ void PrintText(const OpenTable& t, const DoctorReport& report, const std::option
   }
   std::cout << " (" << warned << " warning" << (warned == 1 ? "" : "s") << ")\n";
   if (policy) {
-    std::cout << "\nLeast-privilege IAM policy for " << t.mode << " on " << t.uri << ":\n"
+    std::cout << "\nLeast-privilege IAM policy for " << CommitModeName(t.mode) << " on " << t.uri << ":\n"
               << policy->dump(2) << "\n";
   }
 }
 
-Json ReportJson(const OpenTable& t, const DoctorReport& report, const std::optional<Json>& policy) {
+Json ReportJson(const TableAdapters& t, const DoctorReport& report, const std::optional<Json>& policy) {
   Json checks = Json::array();
   for (const DoctorCheck& c : report.checks()) {
     checks.push_back({{"check", c.name}, {"status", VerdictName(c.verdict)}, {"detail", c.detail}});
   }
-  Json out = {{"table", t.uri}, {"mode", t.mode}, {"ok", !report.failed()}, {"checks", checks}};
+  Json out = {{"table", t.uri}, {"mode", CommitModeName(t.mode)}, {"ok", !report.failed()}, {"checks", checks}};
   out["policy"] = policy ? *policy : Json(nullptr);
   return out;
 }
 
 int RunDoctor(const DoctorArgs& args) {
-  TableOptions options = args.options;
-  options.no_setup = true;  // check the table as it is; never create anything
-  StatusOr<OpenTable> table = OpenTableUri(args.table, options);
-  if (!table.ok()) return ReportError(table.status());
+  TableFlags options = args.options;
+  options.skip_setup = true;  // check the table as it is; never create anything
+  StatusOr<Table> opened = OpenCliTable(args.table, options);
+  if (!opened.ok()) return ReportError(opened.status());
+  TableAdapters* table = &opened->adapters();
   std::optional<Json> policy = PolicyOf(*table);
   if (args.policy_only) {
     if (!policy) {
@@ -93,7 +94,7 @@ int RunDoctor(const DoctorArgs& args) {
     CheckCommitService(*table, options, std::nullopt, report);  // service, coordinated
   } else {
     std::optional<Version> listed_latest = CheckS3Table(*table, report);
-    if (table->mode == "s3-dynamodb") CheckDynamoDbTable(*table, report);
+    if (table->mode == CommitMode::kS3DynamoDb) CheckDynamoDbTable(*table, report);
     CheckCommitService(*table, options, listed_latest, report);  // service, coordinated
   }
   CheckTableCoordinator(*table, report);

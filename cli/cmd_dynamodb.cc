@@ -10,26 +10,26 @@
 #include "adapters/dynamodb/dynamodb_coordination_table.h"
 #include "commands.h"
 #include "dynamodb_commands.h"
-#include "dynamodb_settings.h"
+#include "table/dynamodb_settings.h"
 #include "output.h"
-#include "table_access.h"
+#include "table_flags.h"
 
 namespace deltacommit::cli {
 namespace {
 
 struct CreateTableArgs {
-  TableOptions table_options;  // --storage-option carries Spark's ddb.* keys
+  TableFlags table_flags;  // --storage-option carries Spark's ddb.* keys
   std::string table_name;
   bool no_ttl = false;
 };
 
 StatusOr<std::vector<std::string>> CreateTable(const CreateTableArgs& args) {
-  DC_ASSIGN_OR_RETURN(auto storage, ParseStorageOptions(args.table_options));
+  DC_ASSIGN_OR_RETURN(auto storage, ParseStorageOptions(args.table_flags));
   DC_ASSIGN_OR_RETURN(DynamoDbSettings s, ResolveDynamoDbSettings(storage));
   if (!args.table_name.empty()) s.table_name = args.table_name;
   aws::CredentialsOptions creds;
   creds.explicit_credentials = s.credentials;
-  if (!args.table_options.profile.empty()) creds.profile = args.table_options.profile;
+  if (!args.table_flags.profile.empty()) creds.profile = args.table_flags.profile;
   auto provider = aws::DefaultCredentialsChain(creds);
   auto http = aws::NewCurlHttpClient();
   dynamodb::DynamoDbClient client({s.service, {}}, *http, *provider);
@@ -58,10 +58,10 @@ void RegisterDynamoDb(CLI::App& app, int* exit_code) {
   create->add_option("--table-name", args->table_name,
                      "Table name (else ddb.tableName, DELTA_DYNAMO_TABLE_NAME, delta_log)");
   create->add_flag("--no-ttl", args->no_ttl, "Do not enable TTL on expireTime");
-  create->add_option("--storage-option", args->table_options.storage_options,
+  create->add_option("--storage-option", args->table_flags.storage_options,
                      "Delta Spark key (io.delta.storage.S3DynamoDBLogStore.ddb.region, "
                      "...provisionedThroughput.rcu) KEY=VALUE");
-  create->add_option("--profile", args->table_options.profile, "AWS profile");
+  create->add_option("--profile", args->table_flags.profile, "AWS profile");
   create->callback([args, exit_code] { *exit_code = RunCreateTable(*args); });
   RegisterDynamoDbStatus(*group, exit_code);
   RegisterDynamoDbRepair(*group, exit_code);

@@ -26,7 +26,7 @@ namespace {
 struct RepairArgs {
   std::string table;
   bool json = false;
-  TableOptions table_options;
+  TableFlags table_flags;
 };
 
 enum class Outcome { kCopied, kAlreadyPresent, kAlreadyComplete, kUnrecoverable, kFailed };
@@ -58,7 +58,7 @@ StatusOr<Repaired> RepairOne(const DynamoDbTarget& target, const ExternalCommitE
                     entry ? "already complete (another reader or writer recovered it)"
                           : "the entry is gone (removed since it was listed)"};
   }
-  ObjectStore& store = *target.open.store;
+  ObjectStore& store = *target.open->store;
   const std::string temp = std::string(kLogDir) + entry->temp_path;
   DC_ASSIGN_OR_RETURN(bool commit_exists, ObjectExists(store, std::string(kLogDir) + name));
   DC_ASSIGN_OR_RETURN(bool temp_exists, ObjectExists(store, temp));
@@ -97,7 +97,7 @@ nlohmann::ordered_json ReportJson(const std::string& table_path,
 }
 
 int RunRepair(const RepairArgs& args) {
-  auto target = OpenDynamoDbTarget(args.table, args.table_options);
+  auto target = OpenDynamoDbTarget(args.table, args.table_flags);
   if (!target.ok()) return ReportError(target.status());
   // InspectEntries finds the incomplete entries page by page; the
   // DynamoDB table's existence is checked by its first query.
@@ -135,7 +135,7 @@ void RegisterDynamoDbRepair(CLI::App& group, int* exit_code) {
       "complete); exit 0 if all are, 4 if some content is lost, 1 if a recovery failed");
   cmd->add_option("table", args->table, "The s3:// (s3a://, s3n://) table")->required();
   cmd->add_flag("--json", args->json, "Print as JSON");
-  AddTableOptions(cmd, &args->table_options);
+  AddTableOptions(cmd, &args->table_flags);
   cmd->callback([args, exit_code] { *exit_code = RunRepair(*args); });
 }
 

@@ -20,7 +20,7 @@ namespace {
 struct StatusArgs {
   std::string table;
   bool json = false;
-  TableOptions table_options;
+  TableFlags table_flags;
 };
 
 struct StatusReport {
@@ -125,7 +125,7 @@ void PrintText(const StatusReport& r, const std::string& table_arg) {
 }
 
 int RunStatus(const StatusArgs& args) {
-  auto target = OpenDynamoDbTarget(args.table, args.table_options);
+  auto target = OpenDynamoDbTarget(args.table, args.table_flags);
   if (!target.ok()) return ReportError(target.status());
   StatusReport report;
   report.table_path = target->table_path;
@@ -154,7 +154,7 @@ void RegisterDynamoDbStatus(CLI::App& group, int* exit_code) {
       "something needs repair)");
   cmd->add_option("table", args->table, "The s3:// (s3a://, s3n://) table")->required();
   cmd->add_flag("--json", args->json, "Print as JSON");
-  AddTableOptions(cmd, &args->table_options);
+  AddTableOptions(cmd, &args->table_flags);
   cmd->callback([args, exit_code] { *exit_code = RunStatus(*args); });
 }
 

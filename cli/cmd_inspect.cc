@@ -9,7 +9,7 @@
 #include "deltacommit/log_check.h"
 #include "deltacommit/log_path.h"
 #include "output.h"
-#include "table_access.h"
+#include "table_flags.h"
 
 namespace deltacommit::cli {
 namespace {
@@ -20,23 +20,20 @@ struct InspectArgs {
   int64_t limit = 0;
   bool json = false;
   bool files = false;
-  TableOptions table_options;
+  TableFlags table_flags;
 };
 
 int RunSnapshot(const InspectArgs& args) {
-  auto table = OpenTableUri(args.table, args.table_options);
+  auto table = OpenCliTable(args.table, args.table_flags);
   if (!table.ok()) return ReportError(table.status());
-  SnapshotRequest request;
-  if (args.version >= 0) request.version = args.version;
-  auto snapshot = LoadSnapshot(*table->log, table->Request(request.version));
+  auto snapshot = args.version >= 0 ? table->SnapshotAt(args.version) : table->Snapshot();
   if (!snapshot.ok()) return ReportError(snapshot.status());
   const Snapshot& s = **snapshot;
-  table->WarnIfReadAroundCoordinator(s);
   if (args.json) {
     std::cout << SnapshotJson(s, args.files).dump() << "\n";
     return kExitOk;
   }
-  std::cout << "table " << table->uri << " at version " << s.version() << "\n"
+  std::cout << "table " << table->uri() << " at version " << s.version() << "\n"
             << "  protocol: reader " << s.protocol().min_reader_version << ", writer "
             << s.protocol().min_writer_version << "\n"
             << "  table id: " << s.metadata().id << "\n"
@@ -49,11 +46,9 @@ int RunSnapshot(const InspectArgs& args) {
   return kExitOk;
 }
 
-nlohmann::ordered_json HistoryEntry(Version v, const std::vector<Action>& actions) {
-  nlohmann::ordered_json e{{"version", v}};
-  for (const Action& a : actions) {
-    auto* ci = std::get_if<CommitInfo>(&a);
-    if (ci == nullptr) continue;
+nlohmann::ordered_json HistoryJson(const HistoryEntry& h) {
+  nlohmann::ordered_json e{{"version", h.version}};
+  if (const std::optional<CommitInfo>& ci = h.commit_info) {
     if (ci->in_commit_timestamp) e["inCommitTimestamp"] = *ci->in_commit_timestamp;
     if (ci->timestamp) e["timestamp"] = *ci->timestamp;
     if (ci->operation) e["operation"] = *ci->operation;
@@ -63,36 +58,25 @@ nlohmann::ordered_json HistoryEntry(Version v, const std::vector<Action>& action
     if (ci->txn_id) e["txnId"] = *ci->txn_id;
     if (ci->engine_info) e["engineInfo"] = *ci->engine_info;
   }
-  int adds = 0, removes = 0;
-  for (const Action& a : actions) {
-    adds += std::holds_alternative<AddFile>(a);
-    removes += std::holds_alternative<RemoveFile>(a);
-  }
-  e["numAdds"] = adds;
-  e["numRemoves"] = removes;
+  e["numAdds"] = h.num_adds;
+  e["numRemoves"] = h.num_removes;
   return e;
 }
 
 int RunHistory(const InspectArgs& args) {
-  auto table = OpenTableUri(args.table, args.table_options);
+  auto table = OpenCliTable(args.table, args.table_flags);
   if (!table.ok()) return ReportError(table.status());
-  auto snapshot = LoadSnapshot(*table->log, table->Request());
-  if (!snapshot.ok()) return ReportError(snapshot.status());
-  table->WarnIfReadAroundCoordinator(**snapshot);
+  auto history = table->History(args.limit);
+  if (!history.ok()) return ReportError(history.status());
   nlohmann::ordered_json all = nlohmann::ordered_json::array();
-  int64_t shown = 0;
-  for (Version v = (*snapshot)->version(); v >= 0; --v) {
-    if (args.limit > 0 && shown++ >= args.limit) break;
-    auto actions = ReadCommit(*table->log, v);
-    if (actions.status().IsNotFound()) break;  // older commits cleaned up
-    if (!actions.ok()) return ReportError(actions.status());
-    nlohmann::ordered_json e = HistoryEntry(v, *actions);
+  for (const HistoryEntry& h : *history) {
+    nlohmann::ordered_json e = HistoryJson(h);
     if (args.json) {
       all.push_back(std::move(e));
       continue;
     }
-    std::cout << "version " << v << ": " << e.value("operation", "?") << " (+" << e["numAdds"]
-              << " -" << e["numRemoves"] << " files";
+    std::cout << "version " << h.version << ": " << e.value("operation", "?") << " (+"
+              << e["numAdds"] << " -" << e["numRemoves"] << " files";
     if (e.contains("readVersion")) std::cout << ", read version " << e["readVersion"];
     if (e.contains("isBlindAppend")) std::cout << (e["isBlindAppend"].get<bool>() ? ", blind append" : "");
     std::cout << ")\n";
@@ -102,13 +86,12 @@ int RunHistory(const InspectArgs& args) {
 }
 
 int RunCheck(const InspectArgs& args) {
-  auto table = OpenTableUri(args.table, args.table_options);
+  auto table = OpenCliTable(args.table, args.table_flags);
   if (!table.ok()) return ReportError(table.status());
-  const SnapshotRequest request = table->Request();
-  auto report = CheckLog(*table->log, &request);
+  auto report = table->Check();
   if (!report.ok()) return ReportError(report.status());
   if (args.json) {
-    nlohmann::ordered_json out{{"table", table->uri},
+    nlohmann::ordered_json out{{"table", table->uri()},
                                {"sound", report->sound()},
                                {"firstVersion", report->first_version},
                                {"latestVersion", report->latest_version},
@@ -118,14 +101,14 @@ int RunCheck(const InspectArgs& args) {
     if (report->snapshot) out["numFiles"] = report->snapshot->active_files().size();
     std::cout << out.dump() << "\n";
   } else if (report->sound()) {
-    std::cout << "OK: table " << table->uri << ": versions " << report->first_version << ".."
+    std::cout << "OK: table " << table->uri() << ": versions " << report->first_version << ".."
               << report->latest_version << " contiguous, " << report->commits_checked
               << " commits parse, protocol supported, "
               << (report->snapshot ? std::to_string(report->snapshot->active_files().size())
                                    : std::string("?"))
               << " active files\n";
   } else {
-    std::cout << "UNSOUND: table " << table->uri << ": " << report->problems.size()
+    std::cout << "UNSOUND: table " << table->uri() << ": " << report->problems.size()
               << " problem(s)\n";
     for (const std::string& p : report->problems) std::cout << "  - " << p << "\n";
   }
@@ -137,7 +120,7 @@ CLI::App* AddTableCommand(CLI::App& app, const char* name, const char* help,
   CLI::App* cmd = app.add_subcommand(name, help);
   cmd->add_option("table", args->table, "Table location")->required();
   cmd->add_flag("--json", args->json, "Print as JSON");
-  AddTableOptions(cmd, &args->table_options);
+  AddTableOptions(cmd, &args->table_flags);
   return cmd;
 }
 

@@ -8,9 +8,9 @@
 
 #include "adapters/parquet/data_file_handler.h"
 #include "commands.h"
-#include "data_staging.h"
+#include "table/data_staging.h"
 #include "output.h"
-#include "table_access.h"
+#include "table_flags.h"
 
 namespace deltacommit::cli {
 namespace {
@@ -21,7 +21,7 @@ struct QueryArgs {
   int64_t version = -1;
   bool json = false;
   bool csv = false;
-  TableOptions table_options;
+  TableFlags table_flags;
 };
 
 std::string Cell(const std::optional<std::string>& v) { return v ? *v : "NULL"; }
@@ -71,21 +71,18 @@ void PrintCsv(const QueryResult& r) {
 
 int RunQuery(const QueryArgs& args) {
   if (args.json && args.csv) return ReportError(InvalidArgumentError("--json and --csv exclude each other"));
-  auto table = OpenTableUri(args.table, args.table_options);
+  auto table = OpenCliTable(args.table, args.table_flags);
   if (!table.ok()) return ReportError(table.status());
-  std::optional<Version> version;
-  if (args.version >= 0) version = args.version;
-  auto snapshot = LoadSnapshot(*table->log, table->Request(version));
+  auto snapshot = args.version >= 0 ? table->SnapshotAt(args.version) : table->Snapshot();
   if (!snapshot.ok()) return ReportError(snapshot.status());
-  table->WarnIfReadAroundCoordinator(**snapshot);
   if (Status st = CheckDataCommandSupported(**snapshot, true, "query"); !st.ok()) return ReportError(st);
   auto staging = StagingDir::Create();
   if (!staging.ok()) return ReportError(staging.status());
   std::vector<ScanFile> files;
   for (const auto& [key, add] : (*snapshot)->active_files()) {
     ScanFile f{staging->path() + "/" + std::to_string(files.size()) + ".parquet", add.partition_values};
-    if (Status st = DownloadDataFile(*table->store, add, f.local_path); !st.ok()) {
-      return ReportError(st.WithContext("table " + table->uri));
+    if (Status st = DownloadDataFile(*table->adapters().store, add, f.local_path); !st.ok()) {
+      return ReportError(st.WithContext("table " + table->uri()));
     }
     files.push_back(std::move(f));
   }
@@ -96,7 +93,7 @@ int RunQuery(const QueryArgs& args) {
   if (!handler.ok()) return ReportError(handler.status());
   const Metadata& m = (*snapshot)->metadata();
   auto result = (*handler)->Query({m.schema_string, m.partition_columns}, files, args.sql, args.json);
-  if (!result.ok()) return ReportError(result.status().WithContext("table " + table->uri));
+  if (!result.ok()) return ReportError(result.status().WithContext("table " + table->uri()));
   if (args.json) {
     for (const auto& row : result->rows) std::cout << Cell(row.at(0)) << "\n";
   } else if (args.csv) {
@@ -118,7 +115,7 @@ void RegisterQuery(CLI::App& app, int* exit_code) {
   cmd->add_option("--version", args->version, "Table version to read (default: latest)");
   cmd->add_flag("--json", args->json, "One JSON object per result row");
   cmd->add_flag("--csv", args->csv, "CSV with a header line");
-  AddTableOptions(cmd, &args->table_options);
+  AddTableOptions(cmd, &args->table_flags);
   cmd->callback([args, exit_code] { *exit_code = RunQuery(*args); });
 }
 

@@ -17,7 +17,7 @@
 #include "deltacommit/transaction.h"
 #include "demo.h"
 #include "output.h"
-#include "table_access.h"
+#include "table_flags.h"
 
 namespace deltacommit::cli {
 namespace {
@@ -90,10 +90,11 @@ StatusOr<AddFile> CompactionTarget(LogStore& log) {
 // (so they truly race), rewrites the file under a new name and commits the
 // swap; the loser deletes its copy.
 int RunCompactor(const AppenderArgs& a) {
-  TableOptions options;
+  TableFlags options;
   options.log_store = a.log_store;
-  auto table = OpenTableUri(a.table, options);
-  if (!table.ok()) return ReportError(table.status());
+  auto opened = OpenCliTable(a.table, options);
+  if (!opened.ok()) return ReportError(opened.status());
+  TableAdapters* table = &opened->adapters();
   auto target = CompactionTarget(*table->log);
   if (!target.ok()) return ReportError(target.status());
   auto snapshot = LoadSnapshot(*table->log, table->Request());

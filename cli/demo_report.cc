@@ -16,7 +16,7 @@
 #include "deltacommit/transaction.h"
 #include "demo.h"
 #include "output.h"
-#include "table_access.h"
+#include "table_flags.h"
 
 namespace deltacommit::cli {
 namespace {
@@ -75,9 +75,10 @@ void PrintHistory(LogStore& log, Version latest) {
 }  // namespace
 
 Status DemoCreateTable(const std::string& table, const std::string& log_store) {
-  TableOptions options;
+  TableFlags options;
   options.log_store = log_store;
-  DC_ASSIGN_OR_RETURN(OpenTable open, OpenTableUri(table, options));
+  DC_ASSIGN_OR_RETURN(Table opened, OpenCliTable(table, options));
+  TableAdapters& open = opened.adapters();
   Metadata m;
   m.id = NewUuid();
   m.name = "events";
@@ -171,8 +172,9 @@ std::pair<int, int> PrintCompactors(const std::string& dir) {
 
 int DemoReport(const std::string& self, const std::string& table, const std::string& dir,
                int writers, int commits, int rows) {
-  auto open = OpenTableUri(table, {});
-  if (!open.ok()) return ReportError(open.status());
+  auto opened = OpenCliTable(table, {});
+  if (!opened.ok()) return ReportError(opened.status());
+  TableAdapters* open = &opened->adapters();
   auto report = CheckLog(*open->log);
   if (!report.ok()) return ReportError(report.status());
   PrintHistory(*open->log, report->latest_version);

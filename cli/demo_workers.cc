@@ -13,12 +13,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "auto_checkpoint.h"
 #include "deltacommit/log_path.h"
 #include "deltacommit/transaction.h"
 #include "demo.h"
 #include "output.h"
-#include "table_access.h"
+#include "table_flags.h"
 
 namespace deltacommit::cli {
 namespace {
@@ -38,13 +37,13 @@ AddFile DemoFile(const std::string& path, int rows) {
   return add;
 }
 
-std::map<std::string, int64_t> CallCounts(const OpenTable& table) {
+std::map<std::string, int64_t> CallCounts(const TableAdapters& table) {
   if (table.meter == nullptr) return {};
   return table.meter->Counts();
 }
 
 // The remote calls by kind since `before` (DELTACOMMIT_METER=1).
-nlohmann::json CallsSince(const OpenTable& table, const std::map<std::string, int64_t>& before) {
+nlohmann::json CallsSince(const TableAdapters& table, const std::map<std::string, int64_t>& before) {
   nlohmann::json calls = nlohmann::json::object();
   for (const auto& [kind, n] : CallCounts(table)) calls[kind] = n - before.at(kind);
   return calls;
@@ -71,31 +70,33 @@ struct WriterArgs {
   int writer = 0, commits = 1, rows = 100;
   bool remove_one = false;  // --remove-one: the conflicting mix
   bool checkpoint = false;  // --checkpoint: every delta.checkpointInterval, as Delta writers do
-  TableOptions table_options;  // e.g. --log-store service (tests, benchmarks)
+  TableFlags table_flags;  // e.g. --log-store service (tests, benchmarks)
 };
 
 int RunWriter(const WriterArgs& a) {
-  auto table = OpenTableUri(a.table, a.table_options);
+  // One warm table for all the writer's commits, as a long-lived writer
+  // keeps it: each commit reads only what is new since the last.
+  auto options = ToTableOptions(a.table_flags);
+  if (!options.ok()) return ReportError(options.status());
+  options->auto_checkpoint = a.checkpoint;
+  auto table = OpenTable(a.table, std::move(options).value());
   if (!table.ok()) return ReportError(table.status());
+  const TableAdapters& adapters = table->adapters();
   std::ofstream out(a.out, std::ios::app);
   std::mt19937 rng(static_cast<unsigned>(a.writer) * 7919u + 1u);
   for (int b = 0; b < a.commits; ++b) {
     const auto start = std::chrono::steady_clock::now();
     const int64_t start_ms = SystemClock().NowMillis();
-    const auto calls_before = CallCounts(*table);
-    auto snapshot = LoadSnapshot(*table->log, table->Request());
-    if (!snapshot.ok()) return ReportError(snapshot.status());
-    Transaction txn(*table->log, *snapshot, TransactionOptions{}, SystemClock(), RealSleeper());
+    const auto calls_before = CallCounts(adapters);
+    auto txn = table->NewTransaction();
+    if (!txn.ok()) return ReportError(txn.status());
     const std::string path = "part-" + Padded(a.writer, 5) + "-" + Padded(b, 5) + "-" +
                              NewUuid() + ".c000.snappy.parquet";
-    txn.AddAction(DemoFile(path, a.rows));
-    if (a.remove_one) RemoveRandomFile(**snapshot, rng, txn);
-    txn.SetAppTransaction("demo-writer-" + std::to_string(a.writer), b);
-    auto outcome = txn.Commit();
+    txn->AddAction(DemoFile(path, a.rows));
+    if (a.remove_one) RemoveRandomFile(txn->read_snapshot(), rng, *txn);
+    txn->SetAppTransaction("demo-writer-" + std::to_string(a.writer), b);
+    auto outcome = table->Commit(*txn);
     if (!outcome.ok()) return ReportError(outcome.status());
-    if (a.checkpoint && outcome->result == CommitResult::kCommitted) {
-      MaybeCheckpointAfterCommit(*table, **snapshot, outcome->version);
-    }
     nlohmann::json line = DemoOutcomeJson(*outcome);
     line["batch"] = b;
     line["path"] = path;
@@ -103,7 +104,7 @@ int RunWriter(const WriterArgs& a) {
     line["start_ms"] = start_ms;
     line["latency_ms"] =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    if (table->meter != nullptr) line["calls"] = CallsSince(*table, calls_before);
+    if (adapters.meter != nullptr) line["calls"] = CallsSince(adapters, calls_before);
     out << line.dump() << "\n" << std::flush;
   }
   return kExitOk;
@@ -134,7 +135,7 @@ void RegisterDemoWorkers(CLI::App& app, int* exit_code) {
   writer->add_option("--out", w->out)->required();
   writer->add_flag("--remove-one", w->remove_one);
   writer->add_flag("--checkpoint", w->checkpoint);
-  AddTableOptions(writer, &w->table_options);
+  AddTableOptions(writer, &w->table_flags);
   writer->callback([w, exit_code] { *exit_code = RunWriter(*w); });
 }
 

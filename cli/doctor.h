@@ -21,7 +21,7 @@
 #include "adapters/aws/credentials.h"
 #include "adapters/aws/http.h"
 #include "deltacommit/clock.h"
-#include "table_access.h"
+#include "table_flags.h"
 
 namespace deltacommit::cli {
 
@@ -62,24 +62,24 @@ bool CheckCredentials(const std::string& service, aws::CredentialsProvider& cred
 bool CheckEndpoint(const std::string& service, const std::string& endpoint_url,
                    aws::HttpClient& http, Clock& clock, DoctorReport& report);
 
-// The checks of each mode, on a table opened with TableOptions::no_setup.
-void CheckLocalTable(OpenTable& table, DoctorReport& report);
+// The checks of each mode, on a table opened with TableFlags::skip_setup.
+void CheckLocalTable(TableAdapters& table, DoctorReport& report);
 // The S3 side of every S3 mode; returns the latest commit the listing found
 // (nullopt when none, or when it could not list).
-std::optional<Version> CheckS3Table(OpenTable& table, DoctorReport& report);
-void CheckDynamoDbTable(OpenTable& table, DoctorReport& report);  // s3-dynamodb's table
+std::optional<Version> CheckS3Table(TableAdapters& table, DoctorReport& report);
+void CheckDynamoDbTable(TableAdapters& table, DoctorReport& report);  // s3-dynamodb's table
 // service / coordinated (doctor_service.cc): the credentials the writer
 // sends (STS GetSessionToken), the service (reachable, ready), the token
 // (commit and read on this table) and the service's ratified commits
 // against `listed_latest`, the latest commit CheckS3Table listed.
-void CheckCommitService(OpenTable& table, const TableOptions& options,
+void CheckCommitService(TableAdapters& table, const TableFlags& options,
                         std::optional<Version> listed_latest, DoctorReport& report);
 
 // "commit coordinator" (doctor_coordinator.cc), every mode: the table's
 // coordinator (delta.coordinatedCommits.commitCoordinator-preview) lets this
 // mode commit: FAIL when a filesystem mode meets a coordinated table or the
 // coordinated mode a table without one.
-void CheckTableCoordinator(OpenTable& table, DoctorReport& report);
+void CheckTableCoordinator(TableAdapters& table, DoctorReport& report);
 
 // Marks `names` as skipped because `why`.
 void SkipChecks(const std::vector<std::string>& names, const std::string& why,

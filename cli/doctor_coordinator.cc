@@ -18,7 +18,7 @@ std::string Names(const std::string& coordinator) {
 
 }  // namespace
 
-void CheckTableCoordinator(OpenTable& t, DoctorReport& report) {
+void CheckTableCoordinator(TableAdapters& t, DoctorReport& report) {
   const std::string writer = t.log->CommitCoordinator();
   // The published log through a plain reader: it holds the coordinator
   // properties too, and unlike the s3-dynamodb store it never repairs
@@ -27,7 +27,7 @@ void CheckTableCoordinator(OpenTable& t, DoctorReport& report) {
   StatusOr<std::shared_ptr<const Snapshot>> snapshot = LoadSnapshot(published, t.Request());
   if (snapshot.status().IsNotFound()) {
     return report.Add(kCheck, Verdict::kOk,
-                      "no table yet; --log-store " + t.mode + " creates one that " +
+                      "no table yet; --log-store " + std::string(CommitModeName(t.mode)) + " creates one that " +
                           Names(writer));
   }
   if (!snapshot.ok()) {
@@ -39,7 +39,7 @@ void CheckTableCoordinator(OpenTable& t, DoctorReport& report) {
   Status allowed = CheckCommitCoordinator(&s.metadata(), s.protocol(), s.metadata(), writer);
   report.AddStatus(kCheck, allowed,
                    "the table (version " + std::to_string(s.version()) + ") " + Names(table) +
-                       ": --log-store " + t.mode + " may commit to it");
+                       ": --log-store " + std::string(CommitModeName(t.mode)) + " may commit to it");
 }
 
 }  // namespace deltacommit::cli

@@ -4,7 +4,7 @@
 #include "adapters/dynamodb/dynamodb_client.h"
 #include "deltacommit/log_path.h"
 #include "doctor.h"
-#include "dynamodb_lock_table.h"
+#include "table/dynamodb_lock_table.h"
 
 namespace deltacommit::cli {
 namespace {
@@ -119,7 +119,7 @@ void CheckTimeToLive(dynamodb::DynamoDbClient& client, const std::string& table,
 
 }  // namespace
 
-void CheckDynamoDbTable(OpenTable& t, DoctorReport& report) {
+void CheckDynamoDbTable(TableAdapters& t, DoctorReport& report) {
   if (t.dynamodb == nullptr) return;
   const DynamoDbSettings& s = t.dynamodb_settings;
   std::vector<std::string> all = TableCheckNames();

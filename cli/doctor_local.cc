@@ -90,7 +90,7 @@ void CheckAtomicCreate(const fs::path& dir, DoctorReport& report) {
 
 }  // namespace
 
-void CheckLocalTable(OpenTable& table, DoctorReport& report) {
+void CheckLocalTable(TableAdapters& table, DoctorReport& report) {
   const fs::path root(table.uri);
   fs::path probe_dir;
   if (!CheckDirectory(root, &probe_dir, report)) {

@@ -12,7 +12,7 @@
 // for their commits (the service decides versions, and the service's own
 // endpoint setting says how it publishes), except for coordinated table
 // creation. CopyObject is s3-dynamodb's alone.
-#include "adapters/s3/s3_conditional_log_store.h"
+#include "logstore/s3_conditional_log_store.h"
 #include "adapters/s3/s3_object_store.h"
 #include "deltacommit/log_path.h"
 #include "doctor.h"
@@ -20,23 +20,19 @@
 namespace deltacommit::cli {
 namespace {
 
-bool UsesCommitService(const std::string& mode) {
-  return mode == "service" || mode == "coordinated";
-}
-
 // The check of the mode's own requirement, if it has one; `table_exists`
 // when the listing found a commit.
-std::optional<std::string> ModeCheckName(const std::string& mode, bool table_exists) {
-  if (mode == "s3-dynamodb") return "CopyObject";
-  if (mode == "s3-conditional") return "If-None-Match";
+std::optional<std::string> ModeCheckName(CommitMode mode, bool table_exists) {
+  if (mode == CommitMode::kS3DynamoDb) return "CopyObject";
+  if (mode == CommitMode::kS3Conditional) return "If-None-Match";
   // Coordinated writers create version 0 with PUT If-None-Match: *
   // (CoordinatedLogStore::WriteFirst); later versions go through the service.
-  if (mode == "coordinated" && !table_exists) return "If-None-Match";
+  if (mode == CommitMode::kCoordinated && !table_exists) return "If-None-Match";
   return std::nullopt;
 }
 
 // Names of the checks, for skipping them.
-std::vector<std::string> S3CheckNames(const std::string& mode) {
+std::vector<std::string> S3CheckNames(CommitMode mode) {
   std::vector<std::string> names = {"s3:ListBucket", "s3:GetObject", "s3:PutObject"};
   if (auto mode_check = ModeCheckName(mode, /*table_exists=*/false)) names.push_back(*mode_check);
   names.push_back("s3:DeleteObject");
@@ -44,7 +40,7 @@ std::vector<std::string> S3CheckNames(const std::string& mode) {
 }
 
 // Where the probe object goes: see the top of the file.
-std::string ProbeKey(const std::string& mode) {
+std::string ProbeKey(CommitMode mode) {
   const std::string dir = UsesCommitService(mode) ? "_staged_commits/" : ".tmp/";
   return std::string(kLogDir) + dir + "doctor-probe." + NewUuid();
 }
@@ -109,7 +105,7 @@ void CheckGet(S3ObjectStore& s3, std::optional<Version> latest, bool listed,
 
 // Deletes the probe objects; a denial leaves them (harmless: readers skip
 // _delta_log/.tmp/), which the WARN names.
-void CheckDelete(S3ObjectStore& s3, const std::string& mode, const std::vector<std::string>& keys,
+void CheckDelete(S3ObjectStore& s3, CommitMode mode, const std::vector<std::string>& keys,
                  DoctorReport& report) {
   std::string left;
   Status error;
@@ -123,10 +119,10 @@ void CheckDelete(S3ObjectStore& s3, const std::string& mode, const std::vector<s
     report.Add("s3:DeleteObject", Verdict::kOk, "deleted the probe objects");
     return;
   }
-  std::string why = mode == "s3-conditional"
+  std::string why = mode == CommitMode::kS3Conditional
                         ? "s3-conditional deletes its If-None-Match probe the same way, so its "
                           "probes will be left too"
-                    : mode == "s3-dynamodb"
+                    : mode == CommitMode::kS3DynamoDb
                         ? "s3-dynamodb itself does not delete"
                         : "staged commits that can never be ratified (refused ones, orphans) "
                           "will be left the same way, which is harmless";
@@ -160,12 +156,12 @@ void CheckCoordinatedCreate(S3ObjectStore& s3, DoctorReport& report) {
 }
 
 // The mode's own requirement, on the probe object already written.
-void CheckModeRequirement(S3ObjectStore& s3, const std::string& mode, bool table_exists,
+void CheckModeRequirement(S3ObjectStore& s3, CommitMode mode, bool table_exists,
                           const std::string& probe, std::vector<std::string>& written,
                           DoctorReport& report) {
   if (!ModeCheckName(mode, table_exists)) return;
-  if (mode == "coordinated") return CheckCoordinatedCreate(s3, report);
-  if (mode == "s3-dynamodb") {
+  if (mode == CommitMode::kCoordinated) return CheckCoordinatedCreate(s3, report);
+  if (mode == CommitMode::kS3DynamoDb) {
     const std::string copy = probe + ".copy";
     Status st = s3.Copy(probe, copy, /*if_absent=*/false);
     if (st.ok()) written.push_back(copy);
@@ -182,7 +178,7 @@ void CheckModeRequirement(S3ObjectStore& s3, const std::string& mode, bool table
 
 }  // namespace
 
-std::optional<Version> CheckS3Table(OpenTable& table, DoctorReport& report) {
+std::optional<Version> CheckS3Table(TableAdapters& table, DoctorReport& report) {
   auto* s3 = dynamic_cast<S3ObjectStore*>(table.store.get());
   if (s3 == nullptr) return std::nullopt;
   const bool have_credentials = CheckCredentials("S3", *table.credentials, SystemClock(), report);

@@ -142,9 +142,9 @@ void CheckReady(aws::HttpClient& http, const CommitServiceOptions& o, DoctorRepo
 // A commit request the service must refuse for its credentials, which it
 // checks last before the commit logic: placeholders with an expiration that
 // is not a time, never the writer's own credentials.
-std::string ProbeCommitBody(const OpenTable& t, const CommitServiceOptions& o) {
+std::string ProbeCommitBody(const TableAdapters& t, const CommitServiceOptions& o) {
   nlohmann::json body = {{"table", t.service_table}, {"version", kProbeVersion}};
-  if (t.mode == "service") {
+  if (t.mode == CommitMode::kService) {
     body["actions"] = "{\"commitInfo\":{\"operation\":\"DELTACOMMIT DOCTOR PROBE\"}}\n";
   } else {
     body["staged_file"] = StagedCommitPath(kProbeVersion, NewUuid());  // never written
@@ -158,7 +158,7 @@ std::string ProbeCommitBody(const OpenTable& t, const CommitServiceOptions& o) {
 
 // POST /v1/commits with the probe. False when the service does not know the
 // token (401): reading would only say so again.
-bool CheckCommitAllowed(OpenTable& t, const CommitServiceOptions& o, DoctorReport& report) {
+bool CheckCommitAllowed(TableAdapters& t, const CommitServiceOptions& o, DoctorReport& report) {
   const char* name = "service:commit";
   StatusOr<aws::HttpResponse> reply = Send(*t.http, o, "POST", "/v1/commits",
                                            ProbeCommitBody(t, o));
@@ -198,7 +198,7 @@ bool CheckCommitAllowed(OpenTable& t, const CommitServiceOptions& o, DoctorRepor
 
 // GET /v1/tables/{table}/commits (with the client's retries); the answer
 // when the token may read the table.
-std::optional<PendingCommits> CheckReadAllowed(OpenTable& t, DoctorReport& report) {
+std::optional<PendingCommits> CheckReadAllowed(TableAdapters& t, DoctorReport& report) {
   const char* name = "service:read";
   StatusOr<PendingCommits> pending = t.service->GetPendingCommits(t.service_table, 0);
   if (pending.ok()) {
@@ -211,7 +211,7 @@ std::optional<PendingCommits> CheckReadAllowed(OpenTable& t, DoctorReport& repor
                                       "through the service takes the log as it is)")));
     return std::move(pending).value();
   }
-  if (pending.status().code() == StatusCode::kPermissionDenied && t.mode == "service") {
+  if (pending.status().code() == StatusCode::kPermissionDenied && t.mode == CommitMode::kService) {
     report.Add(name, Verdict::kOk,
                "not needed in service mode (only coordinated writers and readers ask the "
                "service): " + pending.status().message());
@@ -230,7 +230,7 @@ std::optional<PendingCommits> CheckReadAllowed(OpenTable& t, DoctorReport& repor
 // Race-free: the listing came first, and the service ratifies a version
 // before anyone publishes it, so every <v>.json listed through the service
 // is <= its latest by now.
-void CheckPending(const OpenTable& t, const PendingCommits& p,
+void CheckPending(const TableAdapters& t, const PendingCommits& p,
                   std::optional<Version> listed_latest, DoctorReport& report) {
   const char* name = "pending commits";
   const Version latest = p.latest_version;
@@ -255,7 +255,7 @@ void CheckPending(const OpenTable& t, const PendingCommits& p,
                        "versions " + std::to_string(oldest.version) + " to " +
                        std::to_string(p.commits.back().version) + " (the oldest committed " +
                        aws::internal::FormatUtc(oldest.commit_timestamp_ms) + "); ";
-  detail += t.mode == "coordinated"
+  detail += t.mode == CommitMode::kCoordinated
                 ? "the service's publisher copies them to <v>.json while it holds valid "
                   "credentials for the table, else the next commit does; until then readers "
                   "that do not ask the service (plain Delta readers) do not see them"
@@ -265,7 +265,7 @@ void CheckPending(const OpenTable& t, const PendingCommits& p,
 
 // Returns true when the session came from STS (the chain's keys are
 // long-term), which CheckSessionOnS3 then tries.
-bool CheckSessionCredentials(OpenTable& t, DoctorReport& report) {
+bool CheckSessionCredentials(TableAdapters& t, DoctorReport& report) {
   const char* name = "sts:GetSessionToken";
   StatusOr<aws::Credentials> chain = t.credentials->GetCredentials();
   if (!chain.ok()) {
@@ -300,7 +300,7 @@ bool CheckSessionCredentials(OpenTable& t, DoctorReport& report) {
 
 // The service's S3 calls for this writer use the session: it must work on
 // S3 too (an S3-compatible store may issue sessions it does not accept).
-void CheckSessionOnS3(OpenTable& t, DoctorReport& report) {
+void CheckSessionOnS3(TableAdapters& t, DoctorReport& report) {
   auto* s3 = dynamic_cast<S3ObjectStore*>(t.store.get());
   if (s3 == nullptr) return;
   S3ObjectStore with_session(s3->config(), *t.http, *t.service_credentials);
@@ -316,7 +316,7 @@ void CheckSessionOnS3(OpenTable& t, DoctorReport& report) {
   }
 }
 
-void CheckService(OpenTable& t, const CommitServiceOptions& o,
+void CheckService(TableAdapters& t, const CommitServiceOptions& o,
                   std::optional<Version> listed_latest, DoctorReport& report) {
   if (!CheckReachable(*t.http, o, report)) {
     return SkipChecks({"service ready", "service:commit", "service:read", "pending commits"},
@@ -336,7 +336,7 @@ void CheckService(OpenTable& t, const CommitServiceOptions& o,
 
 }  // namespace
 
-void CheckCommitService(OpenTable& t, const TableOptions& options,
+void CheckCommitService(TableAdapters& t, const TableFlags& options,
                         std::optional<Version> listed_latest, DoctorReport& report) {
   if (t.service == nullptr) return;
   // Resolved as OpenTableUri did, which succeeded: the URL, token, endpoint.

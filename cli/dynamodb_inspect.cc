@@ -62,7 +62,7 @@ StatusOr<bool> ObjectExists(ObjectStore& store, const std::string& key) {
   return head.status();
 }
 
-StatusOr<DynamoDbTarget> OpenDynamoDbTarget(const std::string& table, TableOptions options) {
+StatusOr<DynamoDbTarget> OpenDynamoDbTarget(const std::string& table, TableFlags options) {
   // Checked first so that a local path is not blamed on --log-store.
   DC_RETURN_IF_ERROR(
       aws::ParseS3Uri(table).status().WithContext("the s3-dynamodb mode is for S3 tables"));
@@ -72,9 +72,11 @@ StatusOr<DynamoDbTarget> OpenDynamoDbTarget(const std::string& table, TableOptio
   }
   options.log_store = "s3-dynamodb";
   DynamoDbTarget target;
-  DC_ASSIGN_OR_RETURN(target.open, OpenTableUri(table, options));
-  target.coordination = target.open.dynamodb_table;
-  target.log = dynamic_cast<S3DynamoDbLogStore*>(target.open.log.get());
+  DC_ASSIGN_OR_RETURN(Table opened, OpenCliTable(table, options));
+  target.table.emplace(std::move(opened));
+  target.open = &target.table->adapters();
+  target.coordination = target.open->dynamodb_table;
+  target.log = dynamic_cast<S3DynamoDbLogStore*>(target.open->log.get());
   if (target.coordination == nullptr || target.log == nullptr) {
     return InternalError("table " + table + " did not open in the s3-dynamodb mode");
   }
@@ -87,7 +89,7 @@ StatusOr<DynamoDbTarget> OpenDynamoDbTarget(const std::string& table, TableOptio
 }
 
 StatusOr<DeltaLogTableState> DescribeDeltaLogTable(const DynamoDbTarget& target) {
-  dynamodb::DynamoDbClient& client = *target.open.dynamodb;
+  dynamodb::DynamoDbClient& client = *target.open->dynamodb;
   DeltaLogTableState state;
   state.name = target.coordination->table();
   state.region = client.config().service.region;
@@ -116,7 +118,7 @@ StatusOr<EntriesState> InspectEntries(const DynamoDbTarget& target, int page_siz
     ParsedLogPath parsed = ParseLogPath(latest->file_name);
     if (parsed.type == LogFileType::kCommit) hint = parsed.version;
   }
-  ObjectStore& store = *target.open.store;
+  ObjectStore& store = *target.open->store;
   DC_ASSIGN_OR_RETURN(state.latest_commit, LatestCommit(store, hint));
   DC_RETURN_IF_ERROR(ForEachCommitEntry(
       *target.coordination, target.table_path, page_size,

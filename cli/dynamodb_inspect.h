@@ -17,13 +17,14 @@
 #include "deltacommit/actions.h"
 #include "deltacommit/coordination_table.h"
 #include "logstore/s3_dynamodb_log_store.h"
-#include "table_access.h"
+#include "table_flags.h"
 
 namespace deltacommit::cli {
 
 // An s3:// table in the s3-dynamodb mode. The pointers are into `open`.
 struct DynamoDbTarget {
-  OpenTable open;
+  std::optional<Table> table;
+  TableAdapters* open = nullptr;  // table->adapters()
   std::string table_path;  // the tablePath of its entries: the URI as given, no trailing '/'
   dynamodb::DynamoDbCoordinationTable* coordination = nullptr;
   S3DynamoDbLogStore* log = nullptr;
@@ -32,7 +33,7 @@ struct DynamoDbTarget {
 // Opens TABLE (s3://, s3a://, s3n://) as `commit --log-store s3-dynamodb`
 // would, with the same options. kInvalidArgument for another kind of table
 // or another --log-store.
-StatusOr<DynamoDbTarget> OpenDynamoDbTarget(const std::string& table, TableOptions options);
+StatusOr<DynamoDbTarget> OpenDynamoDbTarget(const std::string& table, TableFlags options);
 
 // The DynamoDB table as DescribeTable and DescribeTimeToLive see it.
 struct DeltaLogTableState {

@@ -20,11 +20,11 @@ void AddS3(const PolicyInputs& in, Json& statements) {
   statements.push_back(std::move(list));
   statements.push_back(Statement("ReadAndWriteDeltaLog", Json::array({"s3:GetObject", "s3:PutObject"}),
                                  objects + log + "*"));
-  if (in.mode == "s3-conditional") {
+  if (in.mode == CommitMode::kS3Conditional) {
     statements.push_back(
         Statement("DeleteConditionalPutProbe", "s3:DeleteObject", objects + log + ".tmp/*"));
   }
-  if (in.mode == "service" || in.mode == "coordinated") {
+  if (UsesCommitService(in.mode)) {
     // Staged commits that can never be ratified (refused, orphaned): the
     // writer and the service delete them with the writer's credentials.
     statements.push_back(Statement("DeleteUnratifiedStagedCommits", "s3:DeleteObject",
@@ -63,14 +63,14 @@ std::string ArnPartition(const std::string& region) {
 }
 
 StatusOr<nlohmann::ordered_json> LeastPrivilegePolicy(const PolicyInputs& in) {
-  const bool service = in.mode == "service" || in.mode == "coordinated";
-  if (in.mode != "s3-conditional" && in.mode != "s3-dynamodb" && !service) {
-    return InvalidArgumentError("no IAM policy for log store \"" + in.mode +
+  const bool service = UsesCommitService(in.mode);
+  if (in.mode == CommitMode::kLocal) {
+    return InvalidArgumentError("no IAM policy for log store \"" + std::string(CommitModeName(in.mode)) +
                                 "\": only tables on S3 use AWS");
   }
   Json statements = Json::array();
   AddS3(in, statements);
-  if (in.mode == "s3-dynamodb") AddDynamoDb(in, statements);
+  if (in.mode == CommitMode::kS3DynamoDb) AddDynamoDb(in, statements);
   if (service) AddSessionForTheService(statements);
   return Json{{"Version", "2012-10-17"}, {"Statement", std::move(statements)}};
 }

@@ -18,12 +18,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "deltacommit/commit_mode.h"
 #include "deltacommit/status.h"
 
 namespace deltacommit::cli {
 
 struct PolicyInputs {
-  std::string mode;        // "s3-conditional", "s3-dynamodb", "service", "coordinated"
+  CommitMode mode = CommitMode::kS3Conditional;
   std::string bucket;
   std::string key_prefix;  // the table root in the bucket; "" at the bucket root
   std::string s3_region;   // picks the ARN partition (aws, aws-cn, aws-us-gov)

@@ -10,9 +10,9 @@ namespace {
 
 using Json = nlohmann::json;
 
-PolicyInputs Inputs(std::string mode, std::string bucket, std::string prefix) {
+PolicyInputs Inputs(CommitMode mode, std::string bucket, std::string prefix) {
   PolicyInputs in;
-  in.mode = std::move(mode);
+  in.mode = mode;
   in.bucket = std::move(bucket);
   in.key_prefix = std::move(prefix);
   in.s3_region = "eu-west-1";
@@ -32,7 +32,7 @@ Json Printed(const PolicyInputs& in) {
 }
 
 TEST(IamPolicyTest, S3ConditionalListsReadsWritesTheLogAndDeletesOnlyProbes) {
-  EXPECT_EQ(Printed(Inputs("s3-conditional", "lake", "sales/orders")), Json::parse(R"({
+  EXPECT_EQ(Printed(Inputs(CommitMode::kS3Conditional, "lake", "sales/orders")), Json::parse(R"({
     "Version": "2012-10-17",
     "Statement": [
       {"Sid": "ListDeltaLog", "Effect": "Allow", "Action": "s3:ListBucket",
@@ -47,7 +47,7 @@ TEST(IamPolicyTest, S3ConditionalListsReadsWritesTheLogAndDeletesOnlyProbes) {
 }
 
 TEST(IamPolicyTest, S3DynamoDbAddsTheLockTableAndNoDelete) {
-  EXPECT_EQ(Printed(Inputs("s3-dynamodb", "lake", "t")), Json::parse(R"({
+  EXPECT_EQ(Printed(Inputs(CommitMode::kS3DynamoDb, "lake", "t")), Json::parse(R"({
     "Version": "2012-10-17",
     "Statement": [
       {"Sid": "ListDeltaLog", "Effect": "Allow", "Action": "s3:ListBucket",
@@ -64,7 +64,7 @@ TEST(IamPolicyTest, S3DynamoDbAddsTheLockTableAndNoDelete) {
 }
 
 TEST(IamPolicyTest, AutoCreateAddsCreateTableAndTheTimeToLiveCalls) {
-  PolicyInputs in = Inputs("s3-dynamodb", "lake", "t");
+  PolicyInputs in = Inputs(CommitMode::kS3DynamoDb, "lake", "t");
   in.dynamodb_auto_create = true;
   in.dynamodb_region = "us-east-2";
   in.dynamodb_table = "locks";
@@ -93,12 +93,12 @@ TEST(IamPolicyTest, CommitServiceModesDeleteUnratifiedStagedCommitsAndGetSession
       {"Sid": "SessionForTheCommitService", "Effect": "Allow",
        "Action": "sts:GetSessionToken", "Resource": "*"}
     ]})");
-  EXPECT_EQ(Printed(Inputs("service", "lake", "t")), expected);
-  EXPECT_EQ(Printed(Inputs("coordinated", "lake", "t")), expected);
+  EXPECT_EQ(Printed(Inputs(CommitMode::kService, "lake", "t")), expected);
+  EXPECT_EQ(Printed(Inputs(CommitMode::kCoordinated, "lake", "t")), expected);
 }
 
 TEST(IamPolicyTest, TableAtTheBucketRootScopesToItsDeltaLog) {
-  Json statements = Printed(Inputs("s3-conditional", "lake", ""))["Statement"];
+  Json statements = Printed(Inputs(CommitMode::kS3Conditional, "lake", ""))["Statement"];
   ASSERT_EQ(statements.size(), 3u);
   EXPECT_EQ(statements[0]["Condition"]["StringLike"]["s3:prefix"], Json::array({"_delta_log/*"}));
   EXPECT_EQ(statements[1]["Resource"], "arn:aws:s3:::lake/_delta_log/*");
@@ -106,7 +106,7 @@ TEST(IamPolicyTest, TableAtTheBucketRootScopesToItsDeltaLog) {
 }
 
 TEST(IamPolicyTest, NestedPrefixIsKeptWhole) {
-  Json statements = Printed(Inputs("s3-dynamodb", "my.bucket", "a/b/c/d"))["Statement"];
+  Json statements = Printed(Inputs(CommitMode::kS3DynamoDb, "my.bucket", "a/b/c/d"))["Statement"];
   EXPECT_EQ(statements[0]["Resource"], "arn:aws:s3:::my.bucket");
   EXPECT_EQ(statements[0]["Condition"]["StringLike"]["s3:prefix"],
             Json::array({"a/b/c/d/_delta_log/*"}));
@@ -114,7 +114,7 @@ TEST(IamPolicyTest, NestedPrefixIsKeptWhole) {
 }
 
 TEST(IamPolicyTest, ChinaAndGovCloudRegionsUseTheirPartition) {
-  PolicyInputs in = Inputs("s3-dynamodb", "lake", "t");
+  PolicyInputs in = Inputs(CommitMode::kS3DynamoDb, "lake", "t");
   in.s3_region = "cn-north-1";
   in.dynamodb_region = "us-gov-west-1";
   Json statements = Printed(in)["Statement"];
@@ -123,7 +123,7 @@ TEST(IamPolicyTest, ChinaAndGovCloudRegionsUseTheirPartition) {
 }
 
 TEST(IamPolicyTest, LocalTablesHaveNoPolicy) {
-  StatusOr<nlohmann::ordered_json> policy = LeastPrivilegePolicy(Inputs("local", "", ""));
+  StatusOr<nlohmann::ordered_json> policy = LeastPrivilegePolicy(Inputs(CommitMode::kLocal, "", ""));
   EXPECT_EQ(policy.status().code(), StatusCode::kInvalidArgument);
   EXPECT_NE(policy.status().message().find("\"local\""), std::string::npos);
 }

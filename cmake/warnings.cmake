@@ -14,7 +14,7 @@ endfunction()
 # single-threaded parsers and the golden tables finds nothing and would cost
 # a quarter of the CI run.
 set(DELTACOMMIT_THREADED_TESTS
-  transaction_test log_path_test s3_dynamodb_log_store_test
+  transaction_test table_test log_path_test s3_dynamodb_log_store_test
   credentials_test curl_http_client_test session_credentials_test
   dynamodb_client_integration_test dynamodb_coordination_table_integration_test
   duckdb_parquet_handler_unit_test

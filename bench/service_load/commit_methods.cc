@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "adapters/aws/http.h"
-#include "adapters/s3/s3_conditional_log_store.h"
+#include "logstore/s3_conditional_log_store.h"
 #include "deltacommit/log_path.h"
 #include "service_load/table_store.h"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "adapters/s3/s3_conditional_log_store.h"
+#include "logstore/s3_conditional_log_store.h"
 #include "deltacommit/log_path.h"
 #include "service_load/table_check.h"
 #include "service_load/table_store.h"

@@ -24,6 +24,9 @@ std::string ObjectStoreLogStore::Describe() const {
   return mode_name_ + " " + store_.Describe();
 }
 
+// Step 4 of docs/protocols/local.md and step 3 of s3-conditional.md: the
+// conditional create of <v>.json is the commit point; what an "already
+// exists" or a lost reply means is the Transaction's (steps 6 and 7).
 Status ObjectStoreLogStore::Write(Version version, std::string_view content) {
   if (version < 0) {
     return InvalidArgumentError("negative version " + std::to_string(version) +
@@ -31,7 +34,7 @@ Status ObjectStoreLogStore::Write(Version version, std::string_view content) {
   }
   DC_RETURN_IF_ERROR(RunStep(hooks_, "objstore/before-put"));
   const std::string key = CommitPath(version);
-  DC_RETURN_IF_ERROR(store_.PutIfAbsent(key, content)
+  DC_RETURN_IF_ERROR(store_.PutIfAbsent(key, content)  // the commit point
                          .WithContext("write version " +
                                       std::to_string(version) + " of " +
                                       Describe()));

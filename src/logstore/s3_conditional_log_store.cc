@@ -1,4 +1,4 @@
-#include "adapters/s3/s3_conditional_log_store.h"
+#include "logstore/s3_conditional_log_store.h"
 
 #include <map>
 #include <mutex>
@@ -70,9 +70,11 @@ Status S3ConditionalLogStore::VerifyConditionalPut() {
   return verdict;
 }
 
+// The steps of docs/protocols/s3-conditional.md: 1 (load the snapshot) and
+// 2 (build the commit) are the Transaction's; the rest happen here.
 Status S3ConditionalLogStore::Write(Version version, std::string_view content) {
-  DC_RETURN_IF_ERROR(VerifyConditionalPut());
-  return inner_.Write(version, content);
+  DC_RETURN_IF_ERROR(VerifyConditionalPut());  // step 0: the probe, once
+  return inner_.Write(version, content);       // step 3: PUT If-None-Match: *
 }
 
 void ResetConditionalPutProbeCache() {

@@ -1,7 +1,7 @@
 // The conditional-PUT probe logic, on fakes: a store that enforces
 // If-None-Match, one that silently overwrites, and one that refuses it.
 // (The real store is covered by tests/integration/s3_conditional_test.cc.)
-#include "adapters/s3/s3_conditional_log_store.h"
+#include "logstore/s3_conditional_log_store.h"
 
 #include <gtest/gtest.h>
 

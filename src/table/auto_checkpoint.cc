@@ -1,16 +1,12 @@
-#include "auto_checkpoint.h"
-
-#include <iostream>
+#include "table/auto_checkpoint.h"
 
 #include "deltacommit/checkpoint.h"
-#include "deltacommit/clock.h"
 #include "deltacommit/log_path.h"
-#include "deltacommit/snapshot.h"
 
-namespace deltacommit::cli {
+namespace deltacommit {
 
-Status CheckPublished(const OpenTable& table, Version version) {
-  if (table.mode != "coordinated") return OkStatus();
+Status CheckPublished(const TableAdapters& table, Version version) {
+  if (table.mode != CommitMode::kCoordinated) return OkStatus();
   auto head = table.store->Head(CommitPath(version));
   if (head.ok()) return OkStatus();
   if (!head.status().IsNotFound()) return head.status();
@@ -19,32 +15,23 @@ Status CheckPublished(const OpenTable& table, Version version) {
                                  "): a checkpoint may only cover published commits");
 }
 
-namespace {
-
-Status CheckpointIfDue(const OpenTable& table, Version committed) {
+Status CheckpointIfDue(const TableAdapters& table, const Snapshot& read_snapshot, Version committed,
+                       const Snapshot* committed_snapshot, Clock& clock) {
+  if (committed <= 0 || table.parquet == nullptr || table.store == nullptr) return OkStatus();
+  if (committed % CheckpointInterval(read_snapshot.metadata()) != 0) return OkStatus();
   // Not published yet (coordinated): no checkpoint this time; a later one,
   // or `deltacommit checkpoint` after publication, covers it.
   Status published = CheckPublished(table, committed);
   if (published.code() == StatusCode::kFailedPrecondition) return OkStatus();
   DC_RETURN_IF_ERROR(published);
-  DC_ASSIGN_OR_RETURN(auto snapshot, LoadSnapshot(*table.log, table.Request(committed)));
-  auto info = WriteCheckpoint(*table.store, *table.parquet, *snapshot, SystemClock());
+  std::shared_ptr<const Snapshot> loaded;
+  if (committed_snapshot == nullptr || committed_snapshot->version() != committed) {
+    DC_ASSIGN_OR_RETURN(loaded, LoadSnapshot(*table.log, table.Request(committed)));
+    committed_snapshot = loaded.get();
+  }
+  auto info = WriteCheckpoint(*table.store, *table.parquet, *committed_snapshot, clock);
   if (info.status().IsAlreadyExists()) return OkStatus();
   return info.status();
 }
 
-}  // namespace
-
-void MaybeCheckpointAfterCommit(const OpenTable& table, const Snapshot& read_snapshot,
-                                Version committed) {
-  if (committed <= 0 || table.parquet == nullptr || table.store == nullptr) return;
-  if (committed % CheckpointInterval(read_snapshot.metadata()) != 0) return;
-  Status status = CheckpointIfDue(table, committed);
-  if (!status.ok()) {
-    std::cerr << "warning: version " << committed
-              << " is committed, but its automatic checkpoint failed: " << status.ToString()
-              << "\n";
-  }
-}
-
-}  // namespace deltacommit::cli
+}  // namespace deltacommit

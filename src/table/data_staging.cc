@@ -1,4 +1,4 @@
-#include "data_staging.h"
+#include "table/data_staging.h"
 
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -13,7 +13,7 @@
 
 #include "deltacommit/percent_encoding.h"
 
-namespace deltacommit::cli {
+namespace deltacommit {
 namespace {
 
 Status Failure(std::string_view what, const std::string& path) {
@@ -108,4 +108,4 @@ Status CheckDataCommandSupported(const Snapshot& snapshot, bool deletion_vectors
   return OkStatus();
 }
 
-}  // namespace deltacommit::cli
+}  // namespace deltacommit

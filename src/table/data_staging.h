@@ -16,7 +16,7 @@
 #include "deltacommit/snapshot.h"
 #include "deltacommit/status.h"
 
-namespace deltacommit::cli {
+namespace deltacommit {
 
 class StagingDir {
  public:
@@ -56,4 +56,4 @@ Status DownloadDataFile(ObjectStore& store, const AddFile& add, const std::strin
 Status CheckDataCommandSupported(const Snapshot& snapshot, bool deletion_vectors,
                                  std::string_view command);
 
-}  // namespace deltacommit::cli
+}  // namespace deltacommit

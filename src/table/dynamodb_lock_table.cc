@@ -1,8 +1,8 @@
-#include "dynamodb_lock_table.h"
+#include "table/dynamodb_lock_table.h"
 
 #include "adapters/dynamodb/dynamodb_coordination_table.h"
 
-namespace deltacommit::cli {
+namespace deltacommit {
 namespace {
 
 std::string KeyText(const std::string& name, const std::string& type, const char* role) {
@@ -31,14 +31,17 @@ std::optional<std::string> KeySchemaProblem(const dynamodb::TableDescription& t)
   return "DynamoDB table " + t.name + " has key schema " +
          KeyText(t.hash_key, t.hash_key_type, "HASH") + ", " +
          KeyText(t.range_key, t.range_key_type, "RANGE") +
-         ", but s3-dynamodb (Delta Spark, delta-rs) needs tablePath S HASH, fileName S RANGE: "
+         ", but s3-dynamodb (Delta Spark, delta-rs) needs tablePath S HASH, "
+         "fileName S RANGE: "
          "use another table (ddb.tableName) or recreate this one with "
          "`deltacommit dynamodb create-table`";
 }
 
 std::string AutoCreateHint() {
-  return std::string("or let deltacommit create it on first use with --create-dynamodb-table "
-                     "(storage option ") +
+  return std::string(
+             "or let deltacommit create it on first use with "
+             "--create-dynamodb-table "
+             "(storage option ") +
          kAutoCreateOption + "=true)";
 }
 
@@ -70,7 +73,8 @@ StatusOr<EnsureTableResult> EnsureDeltaLogTable(dynamodb::DynamoDbClient& client
   auto billing = s.provisioned ? dynamodb::DeltaLogTableBilling::Provisioned(s.rcu, s.wcu)
                                : dynamodb::DeltaLogTableBilling::PayPerRequest();
   // TTL is enabled below, so that failing to enable it is only a warning.
-  auto created = dynamodb::CreateDeltaLogTable(client, s.table_name, billing, /*enable_ttl=*/false);
+  auto created = dynamodb::CreateDeltaLogTable(client, s.table_name, billing,
+                                               /*enable_ttl=*/false);
   if (created.status().IsAlreadyExists()) {  // a concurrent creator won
     DC_RETURN_IF_ERROR(WaitAndCheck(client, s.table_name));
     return result;
@@ -83,7 +87,8 @@ StatusOr<EnsureTableResult> EnsureDeltaLogTable(dynamodb::DynamoDbClient& client
     result.warnings.push_back("DynamoDB table " + s.table_name +
                               " was created without time to live on expireTime, so commit "
                               "entries will not expire (enable it later with `aws dynamodb "
-                              "update-time-to-live`): " + ttl.message());
+                              "update-time-to-live`): " +
+                              ttl.message());
   }
   return result;
 }
@@ -107,8 +112,8 @@ StatusOr<std::optional<ExternalCommitEntry>> MissingTableHint::GetLatest(
 }
 
 StatusOr<CommitEntryPage> MissingTableHint::ListPage(const std::string& table_path,
-                                                    const std::string& start_after, int limit) {
+                                                     const std::string& start_after, int limit) {
   return WithHint(inner_->ListPage(table_path, start_after, limit));
 }
 
-}  // namespace deltacommit::cli
+}  // namespace deltacommit

@@ -14,9 +14,9 @@
 #include "adapters/dynamodb/dynamodb_client.h"
 #include "deltacommit/coordination_table.h"
 #include "deltacommit/status.h"
-#include "dynamodb_settings.h"
+#include "table/dynamodb_settings.h"
 
-namespace deltacommit::cli {
+namespace deltacommit {
 
 // What is wrong with `table`'s key schema for s3-dynamodb (exactly
 // tablePath S HASH, fileName S RANGE), or nullopt when it is right.
@@ -59,4 +59,4 @@ class MissingTableHint : public CoordinationTable {
   std::unique_ptr<CoordinationTable> inner_;
 };
 
-}  // namespace deltacommit::cli
+}  // namespace deltacommit

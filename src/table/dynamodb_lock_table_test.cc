@@ -2,7 +2,7 @@
 // create on a missing table, a racing creator, a wrong key schema, a TTL
 // failure that leaves a usable table; the missing-table hint and the
 // storage option that turns auto-create on.
-#include "dynamodb_lock_table.h"
+#include "table/dynamodb_lock_table.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include "adapters/dynamodb/dynamodb_test_http.h"
 #include "testing/fake_clock.h"
 
-namespace deltacommit::cli {
+namespace deltacommit {
 namespace {
 
 using dynamodb::testing::Error;
@@ -35,8 +35,8 @@ aws::HttpResponse Table(const std::string& member, const std::string& status,
 class EnsureDeltaLogTableTest : public ::testing::Test {
  protected:
   EnsureDeltaLogTableTest()
-      : credentials_(aws::StaticCredentialsProvider({"AKIAIOSFODNN7EXAMPLE", "secret", "",
-                                                     std::nullopt, "test"})),
+      : credentials_(aws::StaticCredentialsProvider(
+            {"AKIAIOSFODNN7EXAMPLE", "secret", "", std::nullopt, "test"})),
         client_(Config(), http_, *credentials_, clock_, sleeper_) {
     settings_.table_name = "locks";
   }
@@ -72,8 +72,8 @@ TEST_F(EnsureDeltaLogTableTest, MissingTableIsCreatedWithTimeToLive) {
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   EXPECT_TRUE(result->created);
   EXPECT_TRUE(result->warnings.empty());
-  EXPECT_THAT(Sent(), ElementsAre("DescribeTable", "CreateTable", "DescribeTable",
-                                  "UpdateTimeToLive"));
+  EXPECT_THAT(Sent(),
+              ElementsAre("DescribeTable", "CreateTable", "DescribeTable", "UpdateTimeToLive"));
   EXPECT_THAT(http_.sent()[1].body, HasSubstr(R"("BillingMode":"PAY_PER_REQUEST")"));
   EXPECT_THAT(http_.sent()[3].body, HasSubstr(R"("AttributeName":"expireTime","Enabled":true)"));
 }
@@ -83,8 +83,9 @@ TEST_F(EnsureDeltaLogTableTest, ProvisionedBillingIsUsedWhenConfigured) {
   http_.Script({Error(400, "ResourceNotFoundException"), Table("TableDescription", "ACTIVE"),
                 Table("Table", "ACTIVE"), Ok()});
   ASSERT_TRUE(EnsureDeltaLogTable(client_, settings_).ok());
-  EXPECT_THAT(http_.sent()[1].body,
-              HasSubstr(R"("ProvisionedThroughput":{"ReadCapacityUnits":5,"WriteCapacityUnits":5})"));
+  EXPECT_THAT(
+      http_.sent()[1].body,
+      HasSubstr(R"("ProvisionedThroughput":{"ReadCapacityUnits":5,"WriteCapacityUnits":5})"));
 }
 
 TEST_F(EnsureDeltaLogTableTest, RacingCreatorIsWaitedForNotAnError) {
@@ -93,8 +94,8 @@ TEST_F(EnsureDeltaLogTableTest, RacingCreatorIsWaitedForNotAnError) {
   auto result = EnsureDeltaLogTable(client_, settings_);
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   EXPECT_FALSE(result->created);
-  EXPECT_THAT(Sent(), ElementsAre("DescribeTable", "CreateTable", "DescribeTable",
-                                  "DescribeTable", "DescribeTable"));
+  EXPECT_THAT(Sent(), ElementsAre("DescribeTable", "CreateTable", "DescribeTable", "DescribeTable",
+                                  "DescribeTable"));
 }
 
 TEST_F(EnsureDeltaLogTableTest, TimeToLiveFailureIsAWarningOnAUsableTable) {
@@ -143,7 +144,7 @@ TEST(AutoCreateSettingTest, OffByDefaultOnWithTheStorageOptionStrictlyBoolean) {
   auto off = ResolveDynamoDbSettings({});
   ASSERT_TRUE(off.ok()) << off.status().ToString();
   EXPECT_FALSE(off->auto_create);
-  // Keys arrive lower-cased (ParseStorageOptions); values in any case.
+  // Keys arrive lower-cased (CheckStorageOptions); values in any case.
   auto on = ResolveDynamoDbSettings({{"deltacommit.dynamodb.autocreate", "TRUE"}});
   ASSERT_TRUE(on.ok()) << on.status().ToString();
   EXPECT_TRUE(on->auto_create);
@@ -154,4 +155,4 @@ TEST(AutoCreateSettingTest, OffByDefaultOnWithTheStorageOptionStrictlyBoolean) {
 }
 
 }  // namespace
-}  // namespace deltacommit::cli
+}  // namespace deltacommit

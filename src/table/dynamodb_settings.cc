@@ -1,17 +1,17 @@
-#include "dynamodb_settings.h"
+#include "table/dynamodb_settings.h"
 
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
 
-namespace deltacommit::cli {
+namespace deltacommit {
 namespace {
 
 // A Spark key under either prefix, e.g. "ddb.tablename".
 std::optional<std::string> SparkKey(const std::map<std::string, std::string>& options,
                                     const std::string& suffix) {
-  for (const char* prefix : {"io.delta.storage.s3dynamodblogstore.",
-                             "spark.io.delta.storage.s3dynamodblogstore."}) {
+  for (const char* prefix :
+       {"io.delta.storage.s3dynamodblogstore.", "spark.io.delta.storage.s3dynamodblogstore."}) {
     auto it = options.find(prefix + suffix);
     if (it != options.end()) return it->second;
   }
@@ -50,8 +50,9 @@ StatusOr<std::optional<aws::Credentials>> DynamoDbCredentials() {
   auto secret = Env("AWS_SECRET_ACCESS_KEY_DYNAMODB");
   if (!key && !secret) return std::optional<aws::Credentials>();
   if (!key || !secret) {
-    return InvalidArgumentError(std::string(key ? "AWS_SECRET_ACCESS_KEY_DYNAMODB" : "AWS_ACCESS_KEY_ID_DYNAMODB") +
-                                " is not set but its pair is: set both or neither");
+    return InvalidArgumentError(
+        std::string(key ? "AWS_SECRET_ACCESS_KEY_DYNAMODB" : "AWS_ACCESS_KEY_ID_DYNAMODB") +
+        " is not set but its pair is: set both or neither");
   }
   aws::Credentials c;
   c.access_key_id = *key;
@@ -84,11 +85,10 @@ Status ApplyBilling(const std::map<std::string, std::string>& o, DynamoDbSetting
 
 }  // namespace
 
-StatusOr<DynamoDbSettings> ResolveDynamoDbSettings(
-    const std::map<std::string, std::string>& o) {
+StatusOr<DynamoDbSettings> ResolveDynamoDbSettings(const std::map<std::string, std::string>& o) {
   DynamoDbSettings s;
-  s.table_name = SparkKey(o, "ddb.tablename").value_or(
-      Env("DELTA_DYNAMO_TABLE_NAME").value_or(s.table_name));
+  s.table_name =
+      SparkKey(o, "ddb.tablename").value_or(Env("DELTA_DYNAMO_TABLE_NAME").value_or(s.table_name));
   if (auto ttl = SparkKey(o, "ddb.ttl")) {
     // Spark writes "86400s" as well as "86400".
     std::string t = *ttl;
@@ -105,12 +105,15 @@ StatusOr<DynamoDbSettings> ResolveDynamoDbSettings(
   DC_RETURN_IF_ERROR(ApplyBilling(o, s));
   DC_ASSIGN_OR_RETURN(s.auto_create, AutoCreate(o));
   aws::AwsConfigOverrides overrides;
-  if (auto region = SparkKey(o, "ddb.region")) overrides.region = *region;
-  else if (auto env = Env("AWS_REGION_DYNAMODB")) overrides.region = *env;
-  if (auto it = o.find("aws_endpoint_url_dynamodb"); it != o.end()) overrides.endpoint_url = it->second;
+  if (auto region = SparkKey(o, "ddb.region"))
+    overrides.region = *region;
+  else if (auto env = Env("AWS_REGION_DYNAMODB"))
+    overrides.region = *env;
+  if (auto it = o.find("aws_endpoint_url_dynamodb"); it != o.end())
+    overrides.endpoint_url = it->second;
   DC_ASSIGN_OR_RETURN(s.service, aws::ResolveServiceConfig("dynamodb", overrides));
   DC_ASSIGN_OR_RETURN(s.credentials, DynamoDbCredentials());
   return s;
 }
 
-}  // namespace deltacommit::cli
+}  // namespace deltacommit

@@ -15,11 +15,11 @@
 #include "adapters/aws/credentials.h"
 #include "deltacommit/status.h"
 
-namespace deltacommit::cli {
+namespace deltacommit {
 
 struct DynamoDbSettings {
   std::string table_name = "delta_log";
-  aws::AwsServiceConfig service;               // region and endpoint
+  aws::AwsServiceConfig service;                // region and endpoint
   std::optional<aws::Credentials> credentials;  // from AWS_*_DYNAMODB, else the chain
   int64_t ttl_seconds = 86400;
   bool provisioned = false;  // else on-demand (PAY_PER_REQUEST)
@@ -40,4 +40,4 @@ inline constexpr const char* kAutoCreateOption = "deltacommit.dynamodb.autoCreat
 StatusOr<DynamoDbSettings> ResolveDynamoDbSettings(
     const std::map<std::string, std::string>& storage_options);
 
-}  // namespace deltacommit::cli
+}  // namespace deltacommit

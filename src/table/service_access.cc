@@ -1,4 +1,4 @@
-#include "service_access.h"
+#include "table/service_access.h"
 
 #include <cctype>
 #include <charconv>
@@ -13,10 +13,10 @@
 #include "logstore/coordinated_log_store.h"
 #include "logstore/service_log_store.h"
 
-namespace deltacommit::cli {
+namespace deltacommit {
 namespace {
 
-// The storage options as users spell them; ParseStorageOptions lower-cases
+// The storage options as users spell them; CheckStorageOptions lower-cases
 // keys.
 constexpr char kStsEndpointOption[] = "deltacommit.sts.endpointUrl";
 constexpr char kSessionDurationOption[] = "deltacommit.sts.durationSeconds";
@@ -35,8 +35,8 @@ StatusOr<aws::SessionCredentialsOptions> SessionOptions(
   aws::SessionCredentialsOptions options;
   std::optional<std::string> text = Option(storage, kSessionDurationOption);
   if (!text) return options;
-  auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(),
-                                   options.duration_seconds);
+  auto [end, ec] =
+      std::from_chars(text->data(), text->data() + text->size(), options.duration_seconds);
   if (ec != std::errc() || end != text->data() + text->size()) {
     return InvalidArgumentError(std::string(kSessionDurationOption) + "=\"" + *text +
                                 "\": expected a number of seconds");
@@ -65,16 +65,18 @@ StatusOr<aws::StsClientConfig> StsConfig(const TableOptions& o,
   if (!o.profile.empty()) overrides.profile = o.profile;
   StatusOr<aws::AwsServiceConfig> sts = aws::ResolveStsConfig(overrides, s3);
   if (!sts.ok()) {
-    return sts.status().WithContext("STS endpoint for the commit service's temporary "
-                                    "credentials (" + std::string(kStsEndpointOption) +
-                                    ", AWS_ENDPOINT_URL_STS)");
+    return sts.status().WithContext(
+        "STS endpoint for the commit service's temporary "
+        "credentials (" +
+        std::string(kStsEndpointOption) + ", AWS_ENDPOINT_URL_STS)");
   }
   return aws::StsClientConfig{*sts, {}};
 }
 
 // open.log: the service's or the coordinated log store of `table_uri`.
-void AttachServiceLogStore(bool assign_versions, const std::string& table_uri, OpenTable& open) {
-  if (open.mode == "service") {
+void AttachServiceLogStore(bool assign_versions, const std::string& table_uri,
+                           TableAdapters& open) {
+  if (open.mode == CommitMode::kService) {
     auto log = std::make_unique<ServiceLogStore>(*open.store, *open.service, table_uri);
     if (!assign_versions) log->DisableAssignedVersions();
     open.log = std::move(log);
@@ -87,12 +89,11 @@ void AttachServiceLogStore(bool assign_versions, const std::string& table_uri, O
 
 }  // namespace
 
-Status AttachCommitService(const TableOptions& o, const aws::AwsServiceConfig& s3,
-                           OpenTable& open) {
+Status AttachCommitService(const TableOptions& o, const std::map<std::string, std::string>& storage,
+                           const aws::AwsServiceConfig& s3, TableAdapters& open) {
   DC_ASSIGN_OR_RETURN(service_client::CommitServiceOptions options,
                       service_client::ResolveCommitServiceOptions(o.service_url, o.service_token,
                                                                   o.service_endpoint));
-  DC_ASSIGN_OR_RETURN(auto storage, ParseStorageOptions(o));
   DC_ASSIGN_OR_RETURN(aws::SessionCredentialsOptions session, SessionOptions(storage));
   DC_ASSIGN_OR_RETURN(const bool assign_versions, AssignVersions(storage));
   DC_ASSIGN_OR_RETURN(aws::StsClientConfig sts, StsConfig(o, storage, s3));
@@ -111,15 +112,17 @@ Status AttachCommitService(const TableOptions& o, const aws::AwsServiceConfig& s
   return OkStatus();
 }
 
-Status AttachLocalCommitService(const TableOptions& o, OpenTable& open) {
+Status AttachLocalCommitService(const TableOptions& o, const aws::HttpOptions& http,
+                                TableAdapters& open) {
   if (!o.service_endpoint.empty()) {
-    return InvalidArgumentError("--service-endpoint: only for s3:// tables (a local table has no "
-                                "S3 endpoint)");
+    return InvalidArgumentError(
+        "--service-endpoint: only for s3:// tables (a local table has no "
+        "S3 endpoint)");
   }
   DC_ASSIGN_OR_RETURN(service_client::CommitServiceOptions options,
                       service_client::ResolveCommitServiceOptions(o.service_url, o.service_token,
                                                                   o.service_endpoint));
-  open.http = aws::NewCurlHttpClient();
+  open.http = aws::NewCurlHttpClient(http);
   open.credentials = aws::StaticCredentialsProvider(aws::Credentials{});
   open.service = open.Metered(std::make_unique<service_client::HttpCommitServiceClient>(
       std::move(options), *open.http, *open.credentials));
@@ -136,7 +139,8 @@ Status CheckNoServiceOptions(const TableOptions& o, const std::string& mode) {
   if (given == nullptr) return OkStatus();
   return InvalidArgumentError(std::string(given) +
                               ": only for --log-store service or coordinated (this table "
-                              "commits with " + mode + ")");
+                              "commits with " +
+                              mode + ")");
 }
 
-}  // namespace deltacommit::cli
+}  // namespace deltacommit

@@ -10,29 +10,33 @@
 #pragma once
 
 #include "adapters/aws/aws_config.h"
+#include "adapters/aws/http.h"
 #include "deltacommit/status.h"
-#include "table_access.h"
+#include "table/table_adapters.h"
 
-namespace deltacommit::cli {
+namespace deltacommit {
 
 // Sets open.sts, open.service_credentials, open.service and open.log for
-// open.mode ("service" or "coordinated"); `s3` is the table's S3 config.
+// open.mode (kService or kCoordinated); `s3` is the table's S3 config.
 // REQUIRES: open.http, open.credentials, open.store and open.uri are set.
 // kInvalidArgument for a missing or malformed URL or token (naming the
 // option and the variable), a malformed STS endpoint or session duration.
 // Nothing is sent here: STS is asked on the first commit.
-Status AttachCommitService(const TableOptions& options, const aws::AwsServiceConfig& s3,
-                           OpenTable& open);
+// `storage` is TableOptions::storage_options as CheckStorageOptions returns it.
+Status AttachCommitService(const TableOptions& options,
+                           const std::map<std::string, std::string>& storage,
+                           const aws::AwsServiceConfig& s3, TableAdapters& open);
 
-// The same for a local table (open.mode "service" or "coordinated"): the
+// The same for a local table (open.mode kService or kCoordinated): the
 // service writes it as its own user (under one of its [local] roots), so no
 // credentials are fetched or sent and there is no S3 endpoint to name.
 // Sets open.http, open.credentials (empty, never asked), open.service and
 // open.log. REQUIRES: open.store and open.uri (the absolute path) are set.
-Status AttachLocalCommitService(const TableOptions& options, OpenTable& open);
+Status AttachLocalCommitService(const TableOptions& options, const aws::HttpOptions& http,
+                                TableAdapters& open);
 
 // kInvalidArgument when --service-url, --service-token or --service-endpoint
 // is given for a mode that does not use the commit service.
 Status CheckNoServiceOptions(const TableOptions& options, const std::string& mode);
 
-}  // namespace deltacommit::cli
+}  // namespace deltacommit

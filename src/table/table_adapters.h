@@ -1,23 +1,23 @@
-// Opening a table named on the command line: builds the real adapters for
-// its URI (only the CLI and the service build adapters) and chooses the log
-// store (commit mode).
+// The adapters and log store of an opened table: OpenTable (table.h) builds
+// them for the table's URI and commit mode; a Table owns them. Internal: the
+// CLI's diagnostics (`doctor`, `dynamodb`, `bench`) read them through
+// Table::adapters().
 //
-// Thread-safety: an OpenTable is safe to use from several threads (its
-// adapters are).
+// Thread-safety: safe to use from several threads (the adapters are).
 #pragma once
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
-#include <vector>
-
-#include <CLI/CLI.hpp>
+#include <string_view>
 
 #include "adapters/aws/credentials.h"
 #include "adapters/aws/http.h"
 #include "adapters/aws/sts_client.h"
 #include "adapters/dynamodb/dynamodb_client.h"
 #include "adapters/dynamodb/dynamodb_coordination_table.h"
+#include "deltacommit/commit_mode.h"
 #include "deltacommit/commit_service_client.h"
 #include "deltacommit/coordination_table.h"
 #include "deltacommit/log_store.h"
@@ -26,41 +26,22 @@
 #include "deltacommit/parquet_handler.h"
 #include "deltacommit/snapshot.h"
 #include "deltacommit/status.h"
-#include "dynamodb_settings.h"
+#include "deltacommit/table.h"
+#include "table/dynamodb_settings.h"
 
-namespace deltacommit::cli {
+namespace deltacommit {
 
-// Options every table command takes.
-struct TableOptions {
-  std::string log_store;  // "", "local", "s3-conditional", "s3-dynamodb", "service", "coordinated"
-  std::string endpoint_url;  // S3 endpoint override
-  std::string region;
-  std::string profile;
-  std::vector<std::string> storage_options;  // delta-rs style KEY=VALUE
-  bool create_dynamodb_table = false;  // --create-dynamodb-table: s3-dynamodb auto-create
-  // service / coordinated: the commit service (else DELTACOMMIT_SERVICE_URL,
-  // DELTACOMMIT_SERVICE_TOKEN) and an endpoint name on its allowlist.
-  std::string service_url;
-  std::string service_token;
-  std::string service_endpoint;
-  // Not an option: open without any remote call (no auto-create), for
-  // `doctor`, which checks the table rather than sets it up.
-  bool no_setup = false;
-};
+// `options` with its keys lower-cased (Spark's keys are matched
+// case-insensitively). kInvalidArgument for an unknown key of ours
+// ("deltacommit.*": a misspelt one would silently do nothing).
+StatusOr<std::map<std::string, std::string>> CheckStorageOptions(
+    const std::map<std::string, std::string>& options);
 
-void AddTableOptions(CLI::App* command, TableOptions* options);
-
-// --storage-option KEY=VALUE pairs, keys lower-cased (Spark's keys are
-// matched case-insensitively). kInvalidArgument for a malformed pair.
-StatusOr<std::map<std::string, std::string>> ParseStorageOptions(const TableOptions& options);
-
-struct OpenTable {
+struct TableAdapters {
   std::string uri;  // normalised: absolute path, or s3://bucket/prefix
-  std::string mode;  // the log store chosen: "local", "s3-conditional", ...
+  CommitMode mode = CommitMode::kLocal;
   bool is_local() const { return !uri.starts_with("s3://"); }
-  // DELTACOMMIT_METER=1 only: counts the remote calls of the ports below
-  // (benchmarks). Declared first so that it outlives the wrappers.
-  std::unique_ptr<CallMeter> meter;
+  CallMeter* meter = nullptr;  // TableOptions::meter: the caller's
   // Declared before the store so they outlive it.
   std::unique_ptr<aws::HttpClient> http;
   std::unique_ptr<aws::CredentialsProvider> credentials;
@@ -68,7 +49,7 @@ struct OpenTable {
   // s3-dynamodb only: DynamoDB's own credentials, client and table.
   std::unique_ptr<aws::CredentialsProvider> dynamodb_credentials;
   std::unique_ptr<dynamodb::DynamoDbClient> dynamodb;
-  std::unique_ptr<CoordinationTable> coordination;  // may wrap the DynamoDB table
+  std::unique_ptr<CoordinationTable> coordination;                // may wrap the DynamoDB table
   dynamodb::DynamoDbCoordinationTable* dynamodb_table = nullptr;  // the one inside
   DynamoDbSettings dynamodb_settings;  // as resolved, auto_create included
   std::string dynamodb_table_path;     // the tablePath key of this table's entries
@@ -78,7 +59,8 @@ struct OpenTable {
   std::unique_ptr<aws::StsClient> sts;
   std::unique_ptr<aws::CredentialsProvider> service_credentials;
   std::unique_ptr<CommitServiceClient> service;
-  std::string service_table;  // the table URI the service knows (file:///... when local)
+  std::string service_table;  // the table URI the service knows (file:///...
+                              // when local)
   std::unique_ptr<LogStore> log;
   std::unique_ptr<ParquetHandler> parquet;  // checkpoints; DuckDB opened on first use
 
@@ -90,17 +72,23 @@ struct OpenTable {
   // A snapshot request that reads checkpoints through `parquet`.
   SnapshotRequest Request(std::optional<Version> version = std::nullopt) const;
 
-  // Warns on stderr when `s` is a coordinated table read around its
-  // coordinator: the listing then holds only published commits, so the
-  // snapshot may be behind the table (a read, so not refused).
-  void WarnIfReadAroundCoordinator(const Snapshot& s) const;
+  // The table URI as actions may name files under it ("file:///..." for a
+  // local table).
+  std::string ActionUri() const { return is_local() ? "file://" + uri : uri; }
+
+  // A warning when `s` is a coordinated table read around its coordinator:
+  // the listing then holds only published commits, so the snapshot may be
+  // behind the table (a read, so not refused). nullopt otherwise.
+  std::optional<std::string> ReadAroundCoordinatorWarning(const Snapshot& s) const;
 };
 
 // TABLE is a local path, a file:// URI, or s3:// (s3a://, s3n://).
-// kInvalidArgument for unknown schemes, log stores that do not fit the
-// table, or malformed options, naming them. s3-dynamodb with auto-create on
-// (and not no_setup) creates a missing DynamoDB table here, printing what it
-// did to stderr; its errors are EnsureDeltaLogTable's.
-StatusOr<OpenTable> OpenTableUri(const std::string& table, const TableOptions& options);
+// kInvalidArgument for unknown schemes, modes that do not fit the table, or
+// malformed options, naming them. s3-dynamodb with auto-create on (and not
+// skip_setup) creates a missing DynamoDB table here, telling `warn` what it
+// did; its errors are EnsureDeltaLogTable's.
+StatusOr<std::unique_ptr<TableAdapters>> OpenTableAdapters(
+    std::string_view table, const TableOptions& options,
+    const std::function<void(const std::string&)>& warn);
 
-}  // namespace deltacommit::cli
+}  // namespace deltacommit

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "adapters/s3/s3_conditional_log_store.h"
+#include "logstore/s3_conditional_log_store.h"
 #include "cli_runner.h"
 #include "common/sanitizer_load.h"
 #include "common/test_servers.h"

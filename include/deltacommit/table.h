@@ -1,0 +1,242 @@
+// The library's front door: open a Delta table by URI and read, commit,
+// append, checkpoint and check it (docs/library.md).
+//
+//   deltacommit::TableOptions options;   // mode, endpoints, storage options
+//   auto table = deltacommit::OpenTable("s3://bucket/events", options);
+//   auto outcome = table->Commit(actions, {});
+//
+// OpenTable builds the real adapters for the URI (a local path or file://,
+// s3:// s3a:// s3n://: S3 with SigV4 and the AWS credential chain, DynamoDB,
+// the commit service's client, DuckDB for Parquet) and the log store of the
+// commit mode, exactly as the `deltacommit` CLI does: the CLI is a user of
+// this header.
+//
+// A Table keeps the latest snapshot it has read. Update() brings it up to
+// date incrementally: it lists the log only after the version it holds and
+// replays only the new commits, so a long-lived writer never reads a commit
+// twice. Conflicts are values (CommitOutcome); errors are a Status naming the
+// table, the version and the cause.
+//
+// Thread-safety: a Table is a handle to shared state; copies share it. It is
+// safe to use from several threads at once and to keep for the life of a
+// process. Snapshots are immutable; a Transaction is used by one thread.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "deltacommit/actions.h"
+#include "deltacommit/checkpoint.h"
+#include "deltacommit/clock.h"
+#include "deltacommit/commit_mode.h"
+#include "deltacommit/conflict.h"
+#include "deltacommit/log_check.h"
+#include "deltacommit/snapshot.h"
+#include "deltacommit/status.h"
+#include "deltacommit/transaction.h"
+
+namespace deltacommit {
+
+class CallMeter;
+struct TableAdapters;
+
+struct HttpTimeouts {
+  std::chrono::milliseconds connect{3000};
+  std::chrono::milliseconds request{30000};
+};
+
+// How to open a table. Every field is optional; errors name an option by
+// the CLI's spelling of it (`--log-store` is `mode`, `--storage-option` is
+// `storage_options`, ...), as docs/configuration.md lists them.
+struct TableOptions {
+  // Unset: `local` for a local table; for s3:// what delta-rs's options ask
+  // (aws_s3_locking_provider=dynamodb, AWS_S3_LOCKING_PROVIDER), else
+  // s3-conditional.
+  std::optional<CommitMode> mode;
+  // S3: endpoint (else AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, the profile,
+  // AWS), region (else AWS_REGION, AWS_DEFAULT_REGION), profile (else
+  // AWS_PROFILE, default). Refused for local tables.
+  std::string endpoint_url;
+  std::string region;
+  std::string profile;
+  // delta-rs storage options and Delta Spark's keys (io.delta.storage.
+  // S3DynamoDBLogStore.ddb.tableName, ...); keys are case-insensitive.
+  // Keys under "deltacommit." are ours and must be known.
+  std::map<std::string, std::string> storage_options;
+  // s3-dynamodb: create the DynamoDB table when it is missing (also the
+  // storage option deltacommit.dynamodb.autoCreate=true).
+  bool create_dynamodb_table = false;
+  // service / coordinated: the commit service (else DELTACOMMIT_SERVICE_URL,
+  // DELTACOMMIT_SERVICE_TOKEN) and an S3 endpoint name on its allowlist.
+  std::string service_url;
+  std::string service_token;
+  std::string service_endpoint;
+  // Timeouts of every HTTP call (S3, STS, DynamoDB, the commit service).
+  HttpTimeouts http;
+  // Time and backoff; null: the system clock and real sleeps. REQUIRES:
+  // when set, they outlive the Table.
+  Clock* clock = nullptr;
+  Sleeper* sleeper = nullptr;
+  // When set, counts every remote call of the table's ports by kind
+  // (metering.h). REQUIRES: outlives the Table.
+  CallMeter* meter = nullptr;
+  // Warnings that do not fail a call (an automatic checkpoint that could
+  // not be written, a coordinated table read around its coordinator, a
+  // DynamoDB table created). Null: printed to stderr as "warning: ...".
+  std::function<void(const std::string&)> on_warning;
+  // Write a checkpoint after a commit whose version is a multiple of
+  // delta.checkpointInterval (default 10), as Delta writers do.
+  bool auto_checkpoint = true;
+  // Make no remote call while opening (no DynamoDB auto-create): for
+  // checking a table rather than setting it up (`deltacommit doctor`).
+  bool skip_setup = false;
+};
+
+// What a commit reads and how it is written (Table::Commit).
+struct CommitOptions {
+  TransactionOptions transaction;  // operation, isolation level, attempts
+  // The version the actions were computed from; unset: the table's latest.
+  std::optional<Version> read_version;
+  // Idempotency: the txn action (appId, version); a retry after a lost
+  // reply or a crash is recognised (kAlreadyCommitted).
+  std::optional<std::pair<std::string, int64_t>> app_transaction;
+  // What the actions depend on, for conflict detection. Removed files are
+  // always counted as read.
+  bool read_whole_table = false;
+  std::vector<PartitionPredicate> read_predicates;
+};
+
+// A local file of rows to append (Table::Append).
+struct AppendInput {
+  std::string path;    // CSV, JSON lines or Parquet
+  std::string format;  // "csv", "json", "parquet"; "" from the name, else the
+                       // first bytes
+  std::string label;   // how messages name it; "" for the path
+};
+
+// What Table::Append is doing, for progress displays.
+struct AppendEvent {
+  enum class Kind {
+    kConverting,  // input `input` starts converting
+    kProgress,    // converting: `step`, `percent` done (-1: unknown)
+    kUploading,   // uploading data file `file` of `files`
+    kWritten,     // input `input` became `files` data files of `rows` rows
+  };
+  Kind kind = Kind::kConverting;
+  size_t input = 0;  // index into the inputs
+  std::string step;
+  double percent = -1;
+  int64_t file = 0;
+  int64_t files = 0;
+  int64_t rows = 0;
+};
+
+struct AppendOptions {
+  TransactionOptions transaction;  // max_attempts, ...; operation WRITE (Append)
+  std::optional<std::pair<std::string, int64_t>> app_transaction;
+  // Memory DuckDB may use converting; beyond it, it spills to a private
+  // temporary directory (removed afterwards), never the working directory.
+  std::string memory_limit = "1GB";
+  std::function<void(const AppendEvent&)> on_event;  // may be empty
+};
+
+struct AppendResult {
+  CommitOutcome outcome;      // kConflict: the data files were removed again
+  std::vector<AddFile> adds;  // the data files committed
+  int64_t rows = 0;
+};
+
+// One commit of the log (Table::History).
+struct HistoryEntry {
+  Version version = -1;
+  std::optional<CommitInfo> commit_info;
+  int64_t num_adds = 0;
+  int64_t num_removes = 0;
+};
+
+class Table {
+ public:
+  // The table's URI: an absolute path for a local table (no file://), else
+  // s3://bucket/prefix.
+  const std::string& uri() const;
+  CommitMode mode() const;
+  bool is_local() const;
+
+  // Creates the table: version 0 holds `metadata` and the protocol it needs
+  // (ProtocolForNewTable; delta.feature.X=supported properties become
+  // protocol features, as Spark records them). A table created through a
+  // coordinator (coordinated mode) names it. kAlreadyExists when the table
+  // already has a log; kConflict in the outcome when another writer created
+  // it at the same moment.
+  StatusOr<CommitOutcome> Create(Metadata metadata);
+
+  // The latest snapshot: Update(), then what the table holds.
+  StatusOr<std::shared_ptr<const deltacommit::Snapshot>> Snapshot();
+  // The snapshot at `version` (time travel); does not change the one held.
+  StatusOr<std::shared_ptr<const deltacommit::Snapshot>> SnapshotAt(Version version);
+  // Brings the held snapshot up to date: the first call loads the table
+  // (the newest checkpoint and the commits after it); later calls list only
+  // after the held version and replay only the new commits.
+  StatusOr<std::shared_ptr<const deltacommit::Snapshot>> Update();
+
+  // A transaction reading the latest snapshot (after Update()). Commit it
+  // with Commit(Transaction&) so that the table learns of it and writes the
+  // checkpoint when one is due.
+  // `read` (from this table) instead of the latest: time travel, or a
+  // snapshot the caller already holds.
+  StatusOr<Transaction> NewTransaction(TransactionOptions options = {},
+                                       std::shared_ptr<const deltacommit::Snapshot> read = nullptr);
+  StatusOr<CommitOutcome> Commit(Transaction& transaction);
+  // Commits `actions` (commitInfo is generated) as one transaction.
+  StatusOr<CommitOutcome> Commit(std::vector<Action> actions, CommitOptions options = {});
+
+  // Converts `inputs` to Parquet data files matching the table's schema
+  // (partitioned as the table is, with statistics), writes them into the
+  // table and commits them as one blind append: never a conflict with other
+  // appends. Memory stays bounded whatever the inputs' size. Data files of
+  // an append that is not committed are removed (kept only when the
+  // outcome is unknown: the commit may reference them). kInvalidArgument
+  // when the inputs hold no rows; kUnimplemented for tables whose data
+  // this build cannot write (column mapping).
+  StatusOr<AppendResult> Append(const std::vector<AppendInput>& inputs, AppendOptions options = {});
+
+  // Writes a checkpoint of the latest version (or of `version`), then
+  // `_last_checkpoint`. kFailedPrecondition for a version of a coordinated
+  // table not yet published as <v>.json.
+  StatusOr<CheckpointInfo> Checkpoint(std::optional<Version> version = std::nullopt,
+                                      CheckpointOptions options = {});
+  // The commits of the latest snapshot, newest first, at most `limit` (0:
+  // all still in the log; commits cleaned up end the history).
+  StatusOr<std::vector<HistoryEntry>> History(int64_t limit = 0);
+  // Validates the log (log_check.h): every defect is a problem in the
+  // report; errors only when the log cannot be listed.
+  StatusOr<LogCheckReport> Check();
+
+  // The adapters and log store (src/table/table_adapters.h): for the CLI's
+  // diagnostics, not part of the stable API.
+  TableAdapters& adapters() const;
+
+ private:
+  struct State;
+  explicit Table(std::shared_ptr<State> state) : state_(std::move(state)) {}
+  Clock& clock() const;
+  friend StatusOr<Table> OpenTable(std::string_view uri, TableOptions options);
+  std::shared_ptr<State> state_;
+};
+
+// Opens the table at `uri`: a local path, file://, s3://, s3a:// or s3n://.
+// Reads nothing from the table yet (the first Snapshot() or Update() does).
+// kInvalidArgument for unknown schemes, modes that do not fit the table,
+// and malformed options, naming them. s3-dynamodb with auto-create (and not
+// skip_setup) creates a missing DynamoDB table here.
+StatusOr<Table> OpenTable(std::string_view uri, TableOptions options = {});
+
+}  // namespace deltacommit

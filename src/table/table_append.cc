@@ -1,0 +1,176 @@
+// Table::Append: the data path of `deltacommit append`. Inputs are
+// converted by DuckDB into Parquet data files in a private staging
+// directory, uploaded into the table, and committed as one blind append.
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "adapters/parquet/data_file_handler.h"
+#include "deltacommit/table.h"
+#include "table/data_staging.h"
+#include "table/table_adapters.h"
+
+namespace deltacommit {
+namespace {
+
+// The data files written into the table so far.
+struct Staged {
+  std::vector<AddFile> adds;
+  std::vector<std::string> uploaded;  // keys written into the table
+  int64_t rows = 0;
+};
+
+// Data files nobody will reference: removed, best effort (a commit whose
+// outcome is unknown keeps them, since it may have referenced them).
+void RemoveUploaded(ObjectStore& store, const Staged& staged) {
+  for (const std::string& key : staged.uploaded) (void)store.Delete(key);
+}
+
+// What the data files must match, with the table's statistics setting.
+StatusOr<TableLayout> Layout(const Metadata& m) {
+  TableLayout layout{m.schema_string, m.partition_columns};
+  if (auto it = m.configuration.find("delta.dataSkippingNumIndexedCols");
+      it != m.configuration.end()) {
+    try {
+      size_t used = 0;
+      layout.stats_columns = std::stoi(it->second, &used);
+      if (used != it->second.size() || layout.stats_columns < -1) throw std::invalid_argument("");
+    } catch (const std::exception&) {
+      return InvalidArgumentError("table property delta.dataSkippingNumIndexedCols=\"" +
+                                  it->second + "\": expected an integer >= -1");
+    }
+  }
+  return layout;
+}
+
+AppendEvent Event(AppendEvent::Kind kind, size_t input) {
+  AppendEvent event;
+  event.kind = kind;
+  event.input = input;
+  return event;
+}
+
+// Converts and uploads input `index`, adding its files to `staged`.
+class Stager {
+ public:
+  Stager(DataFileHandler& handler, const TableLayout& layout, const StagingDir& staging,
+         ObjectStore& store, Clock& clock, const AppendOptions& options)
+      : handler_(handler),
+        layout_(layout),
+        staging_(staging),
+        store_(store),
+        clock_(clock),
+        options_(options) {}
+
+  Status Stage(const AppendInput& in, size_t index, Staged& staged) {
+    DataInput input{in.path, in.format, in.label.empty() ? in.path : in.label, {}};
+    Tell(Event(AppendEvent::Kind::kConverting, index));
+    input.progress = [this, index](std::string_view step, double percent) {
+      AppendEvent progress = Event(AppendEvent::Kind::kProgress, index);
+      progress.step = step;
+      progress.percent = percent;
+      Tell(progress);
+    };
+    DC_ASSIGN_OR_RETURN(std::vector<WrittenDataFile> files,
+                        handler_.WriteDataFiles(input, layout_, staging_.path()));
+    const int64_t rows_before = staged.rows;
+    for (size_t i = 0; i < files.size(); ++i) {
+      AppendEvent uploading = Event(AppendEvent::Kind::kUploading, index);
+      uploading.file = static_cast<int64_t>(i) + 1;
+      uploading.files = static_cast<int64_t>(files.size());
+      Tell(uploading);
+      DC_RETURN_IF_ERROR(Upload(files[i], staged));
+    }
+    AppendEvent written = Event(AppendEvent::Kind::kWritten, index);
+    written.files = static_cast<int64_t>(files.size());
+    written.rows = staged.rows - rows_before;
+    Tell(written);
+    return OkStatus();
+  }
+
+ private:
+  Status Upload(const WrittenDataFile& f, Staged& staged) {
+    AddFile add;
+    add.path = f.add_path;
+    add.partition_values = f.partition_values;
+    DC_ASSIGN_OR_RETURN(add.size, LocalFileSize(f.local_path));
+    add.modification_time = clock_.NowMillis();
+    add.data_change = true;
+    add.stats = f.stats;
+    DC_RETURN_IF_ERROR(UploadFile(store_, f.local_path, f.table_key));
+    staged.uploaded.push_back(f.table_key);
+    staged.adds.push_back(std::move(add));
+    staged.rows += f.num_records;
+    return OkStatus();
+  }
+
+  void Tell(const AppendEvent& event) const {
+    if (options_.on_event) options_.on_event(event);
+  }
+
+  DataFileHandler& handler_;
+  const TableLayout& layout_;
+  const StagingDir& staging_;
+  ObjectStore& store_;
+  Clock& clock_;
+  const AppendOptions& options_;
+};
+
+// commitInfo of an append, as Delta Spark writes it.
+TransactionOptions AppendTransactionOptions(TransactionOptions o, const Metadata& m) {
+  o.operation = "WRITE";
+  o.operation_parameters = {
+      {"mode", "\"Append\""},
+      {"partitionBy", nlohmann::json(nlohmann::json(m.partition_columns).dump()).dump()}};
+  return o;
+}
+
+}  // namespace
+
+StatusOr<AppendResult> Table::Append(const std::vector<AppendInput>& inputs,
+                                     AppendOptions options) {
+  const std::string context = "table " + uri();
+  DC_ASSIGN_OR_RETURN(std::shared_ptr<const deltacommit::Snapshot> snapshot, Update());
+  DC_RETURN_IF_ERROR(CheckDataCommandSupported(*snapshot, false, "append"));
+  DC_ASSIGN_OR_RETURN(StagingDir staging, StagingDir::Create());
+  DuckDbOptions duckdb;
+  duckdb.memory_limit = options.memory_limit;
+  duckdb.temp_directory = staging.path() + "/duckdb-spill";
+  auto handler = DuckDbDataFileHandler::Create(duckdb);
+  if (!handler.ok()) return handler.status().WithContext("--memory-limit");
+  const Metadata& m = snapshot->metadata();
+  DC_ASSIGN_OR_RETURN(TableLayout layout, Layout(m));
+  ObjectStore& store = *adapters().store;
+  Stager stager(**handler, layout, staging, store, clock(), options);
+  Staged staged;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    Status st = stager.Stage(inputs[i], i, staged);
+    if (!st.ok()) {
+      RemoveUploaded(store, staged);
+      return st.WithContext(context + ": nothing was committed");
+    }
+  }
+  if (staged.adds.empty()) {
+    return InvalidArgumentError("the inputs hold no rows: nothing was committed");
+  }
+  DC_ASSIGN_OR_RETURN(Transaction txn,
+                      NewTransaction(AppendTransactionOptions(options.transaction, m), snapshot));
+  for (const AddFile& add : staged.adds) txn.AddAction(add);
+  if (options.app_transaction) {
+    txn.SetAppTransaction(options.app_transaction->first, options.app_transaction->second);
+  }
+  StatusOr<CommitOutcome> outcome = Commit(txn);
+  if (!outcome.ok()) {
+    if (!outcome.status().IsUnknownOutcome()) RemoveUploaded(store, staged);
+    return outcome.status();
+  }
+  if (outcome->result != CommitResult::kCommitted) RemoveUploaded(store, staged);
+  AppendResult result;
+  result.outcome = *outcome;
+  result.adds = std::move(staged.adds);
+  result.rows = staged.rows;
+  return result;
+}
+
+}  // namespace deltacommit
