@@ -11,7 +11,6 @@
 #include <thread>
 
 #include "testing/fake_clock.h"
-#include "testing/forwarding_object_store.h"
 #include "testing/memory_object_store.h"
 #include "testing/recording_step_hooks.h"
 
@@ -204,27 +203,6 @@ TEST_F(FaultObjectStoreTest, CountersAreExactUnderConcurrency) {
 TEST(ObjectStoreOpNameTest, NamesEveryKind) {
   EXPECT_EQ(ObjectStoreOpName(ObjectStoreOp::kPutIfAbsent), "PutIfAbsent");
   EXPECT_EQ(ObjectStoreOpName(ObjectStoreOp::kDelete), "Delete");
-}
-
-class CountingGets : public ForwardingObjectStore {
- public:
-  using ForwardingObjectStore::ForwardingObjectStore;
-  StatusOr<std::string> Get(
-      std::string_view key,
-      std::optional<ByteRange> range = std::nullopt) override {
-    ++gets;
-    return ForwardingObjectStore::Get(key, range);
-  }
-  int gets = 0;
-};
-
-TEST(ForwardingObjectStoreTest, SubclassOverridesOnlyWhatItNeeds) {
-  MemoryObjectStore base;
-  CountingGets store(base);
-  ASSERT_TRUE(store.Put("k", "v").ok());
-  EXPECT_EQ(*store.Get("k"), "v");
-  EXPECT_EQ(store.gets, 1);
-  EXPECT_EQ(&store.base(), &base);
 }
 
 TEST(FakeClockTest, SetAndAdvance) {

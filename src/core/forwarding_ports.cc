@@ -1,4 +1,4 @@
-#include "testing/forwarding_object_store.h"
+#include "deltacommit/forwarding_ports.h"
 
 namespace deltacommit {
 
