@@ -149,6 +149,23 @@ TEST_F(FaultObjectStoreTest, FreezeReleasedWithErrorActsAsCrash) {
   EXPECT_EQ(*base_.Get("k"), "rival");
 }
 
+TEST_F(FaultObjectStoreTest, RemoveRuleStopsOnlyThatRuleAndReleasesItsCalls) {
+  const auto freeze = store_.FreezeNthCall(ObjectStoreOp::kPut, 1);
+  const auto fail = store_.FailEveryCall(ObjectStoreOp::kGet, "");
+  store_.FailEveryCall(ObjectStoreOp::kHead, "");
+  Status result = InternalError("not run");
+  std::thread writer([&] { result = store_.Put("k", "v"); });
+  ASSERT_TRUE(store_.WaitUntilFrozen(freeze));
+  store_.RemoveRule(freeze);
+  writer.join();
+  EXPECT_TRUE(result.ok()) << result.ToString();
+  EXPECT_FALSE(store_.Get("k").ok());
+  store_.RemoveRule(fail);
+  EXPECT_EQ(*store_.Get("k"), "v");
+  EXPECT_FALSE(store_.Head("k").ok());  // the other rule stays
+  EXPECT_EQ(store_.FiredCount(fail), 1);
+}
+
 TEST_F(FaultObjectStoreTest, WaitUntilFrozenTimesOutWhenNothingArrives) {
   const auto rule = store_.FreezeNthCall(ObjectStoreOp::kGet, 1);
   EXPECT_FALSE(store_.WaitUntilFrozen(rule, 1, 10ms));
