@@ -17,6 +17,7 @@
 
 #include "deltacommit/commit_service_client.h"
 #include "deltacommit/coordination_table.h"
+#include "deltacommit/forwarding_ports.h"
 #include "deltacommit/object_store.h"
 
 namespace deltacommit {
@@ -56,13 +57,13 @@ class CallMeter {
   std::array<std::atomic<int64_t>, kCallKinds> counts_{};
 };
 
-// Counts every call (failed ones too: they cost a request) and forwards it.
-class MeteringObjectStore : public ObjectStore {
+// Each counts every call (failed ones too: they cost a request) and forwards
+// it to the port it owns. Describe() and Url() are not remote calls.
+class MeteringObjectStore : public ForwardingObjectStore {
  public:
   MeteringObjectStore(std::unique_ptr<ObjectStore> base, CallMeter& meter)
-      : base_(std::move(base)), meter_(meter) {}
+      : ForwardingObjectStore(std::move(base)), meter_(meter) {}
 
-  std::string Describe() const override { return base_->Describe(); }
   StatusOr<std::string> Get(
       std::string_view key,
       std::optional<ByteRange> range = std::nullopt) override;
@@ -76,17 +77,15 @@ class MeteringObjectStore : public ObjectStore {
   Status Delete(std::string_view key) override;
 
  private:
-  std::unique_ptr<ObjectStore> base_;
   CallMeter& meter_;
 };
 
-class MeteringCoordinationTable : public CoordinationTable {
+class MeteringCoordinationTable : public ForwardingCoordinationTable {
  public:
   MeteringCoordinationTable(std::unique_ptr<CoordinationTable> base,
                             CallMeter& meter)
-      : base_(std::move(base)), meter_(meter) {}
+      : ForwardingCoordinationTable(std::move(base)), meter_(meter) {}
 
-  std::string Describe() const override { return base_->Describe(); }
   Status PutIfAbsent(const ExternalCommitEntry& entry) override;
   Status Put(const ExternalCommitEntry& entry) override;
   StatusOr<std::optional<ExternalCommitEntry>> Get(
@@ -98,24 +97,20 @@ class MeteringCoordinationTable : public CoordinationTable {
                                      int limit) override;
 
  private:
-  std::unique_ptr<CoordinationTable> base_;
   CallMeter& meter_;
 };
 
-class MeteringCommitServiceClient : public CommitServiceClient {
+class MeteringCommitServiceClient : public ForwardingCommitServiceClient {
  public:
   MeteringCommitServiceClient(std::unique_ptr<CommitServiceClient> base,
                               CallMeter& meter)
-      : base_(std::move(base)), meter_(meter) {}
+      : ForwardingCommitServiceClient(std::move(base)), meter_(meter) {}
 
-  std::string Describe() const override { return base_->Describe(); }
-  std::string Url() const override { return base_->Url(); }
   ServiceCommitResult Commit(const ServiceCommitRequest& request) override;
   StatusOr<PendingCommits> GetPendingCommits(std::string_view table,
                                              Version start) override;
 
  private:
-  std::unique_ptr<CommitServiceClient> base_;
   CallMeter& meter_;
 };
 

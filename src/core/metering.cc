@@ -40,82 +40,82 @@ std::map<std::string, int64_t> CallMeter::Counts() const {
 StatusOr<std::string> MeteringObjectStore::Get(std::string_view key,
                                                std::optional<ByteRange> range) {
   meter_.Add(CallKind::kS3Get);
-  return base_->Get(key, range);
+  return ForwardingObjectStore::Get(key, range);
 }
 
 StatusOr<ObjectMeta> MeteringObjectStore::Head(std::string_view key) {
   meter_.Add(CallKind::kS3Head);
-  return base_->Head(key);
+  return ForwardingObjectStore::Head(key);
 }
 
 StatusOr<std::vector<ObjectMeta>> MeteringObjectStore::List(
     std::string_view prefix, std::string_view start_after) {
   // One call here may be several LIST pages on S3; the port hides them.
   meter_.Add(CallKind::kS3List);
-  return base_->List(prefix, start_after);
+  return ForwardingObjectStore::List(prefix, start_after);
 }
 
 Status MeteringObjectStore::PutIfAbsent(std::string_view key,
                                         std::string_view data) {
   meter_.Add(CallKind::kS3Put);
-  return base_->PutIfAbsent(key, data);
+  return ForwardingObjectStore::PutIfAbsent(key, data);
 }
 
 Status MeteringObjectStore::Put(std::string_view key, std::string_view data) {
   meter_.Add(CallKind::kS3Put);
-  return base_->Put(key, data);
+  return ForwardingObjectStore::Put(key, data);
 }
 
 Status MeteringObjectStore::Copy(std::string_view src, std::string_view dst,
                                  bool if_absent) {
   meter_.Add(CallKind::kS3Copy);
-  return base_->Copy(src, dst, if_absent);
+  return ForwardingObjectStore::Copy(src, dst, if_absent);
 }
 
 Status MeteringObjectStore::Delete(std::string_view key) {
   meter_.Add(CallKind::kS3Delete);
-  return base_->Delete(key);
+  return ForwardingObjectStore::Delete(key);
 }
 
 Status MeteringCoordinationTable::PutIfAbsent(
     const ExternalCommitEntry& entry) {
   meter_.Add(CallKind::kDynamoDbWrite);
-  return base_->PutIfAbsent(entry);
+  return ForwardingCoordinationTable::PutIfAbsent(entry);
 }
 
 Status MeteringCoordinationTable::Put(const ExternalCommitEntry& entry) {
   meter_.Add(CallKind::kDynamoDbWrite);
-  return base_->Put(entry);
+  return ForwardingCoordinationTable::Put(entry);
 }
 
 StatusOr<std::optional<ExternalCommitEntry>> MeteringCoordinationTable::Get(
     const std::string& table_path, const std::string& file_name) {
   meter_.Add(CallKind::kDynamoDbRead);
-  return base_->Get(table_path, file_name);
+  return ForwardingCoordinationTable::Get(table_path, file_name);
 }
 
 StatusOr<std::optional<ExternalCommitEntry>>
 MeteringCoordinationTable::GetLatest(const std::string& table_path) {
   meter_.Add(CallKind::kDynamoDbRead);
-  return base_->GetLatest(table_path);
+  return ForwardingCoordinationTable::GetLatest(table_path);
 }
 
 StatusOr<CommitEntryPage> MeteringCoordinationTable::ListPage(
     const std::string& table_path, const std::string& start_after, int limit) {
   meter_.Add(CallKind::kDynamoDbRead);
-  return base_->ListPage(table_path, start_after, limit);
+  return ForwardingCoordinationTable::ListPage(table_path, start_after, limit);
 }
 
 ServiceCommitResult MeteringCommitServiceClient::Commit(
     const ServiceCommitRequest& request) {
   meter_.Add(CallKind::kServiceCommit);
-  return base_->Commit(request);
+  return ForwardingCommitServiceClient::Commit(request);
 }
 
 StatusOr<PendingCommits> MeteringCommitServiceClient::GetPendingCommits(
     std::string_view table, Version start) {
   meter_.Add(CallKind::kServicePending);
-  return base_->GetPendingCommits(table, start);
+  return ForwardingCommitServiceClient::GetPendingCommits(table, start);
 }
 
 }  // namespace deltacommit

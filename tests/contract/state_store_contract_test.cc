@@ -1,18 +1,21 @@
 // The StateStore contract (service/state/state_store.h), run against every
 // implementation: SQLite on a temporary file and DynamoDB on the test server
-// (dynalite; skipped without it, except in CI). Each test uses fresh table
-// URIs, so DynamoDB tests share one DynamoDB table.
+// (dynalite; skipped without it, except in CI), and the fault wrapper without
+// rules over SQLite. Each test uses fresh table URIs, so DynamoDB tests share
+// one DynamoDB table.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <barrier>
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "service/commits/testing/faulty_state_store.h"
 #include "state_store_envs.h"
 
 namespace deltacommit::service {
@@ -47,10 +50,44 @@ std::vector<Version> Versions(const std::vector<CommitRecord>& records) {
   return versions;
 }
 
+// The fault wrapper without rules keeps the contract of the store it wraps.
+template <typename Base>
+class FaultyEnv {
+ public:
+  static std::string Name() { return std::string("FaultyOver") + Base::kName; }
+
+  StateStore& store() { return *store_; }
+  std::shared_ptr<StateStore> NewPeer() {
+    auto both = std::make_shared<PeerAndFaults>(base_.NewPeer());
+    return std::shared_ptr<StateStore>(both, &both->faults);
+  }
+  void Reopen() {
+    store_.reset();
+    base_.Reopen();
+    store_ = std::make_unique<testing::FaultyStateStore>(base_.store());
+  }
+
+ private:
+  struct PeerAndFaults {
+    explicit PeerAndFaults(std::shared_ptr<StateStore> p)
+        : peer(std::move(p)), faults(*peer) {}
+    std::shared_ptr<StateStore> peer;
+    testing::FaultyStateStore faults;
+  };
+
+  Base base_;
+  std::unique_ptr<testing::FaultyStateStore> store_ =
+      std::make_unique<testing::FaultyStateStore>(base_.store());
+};
+
 struct EnvName {
   template <typename Env>
   static std::string GetName(int /*index*/) {
-    return Env::kName;
+    if constexpr (requires { Env::Name(); }) {
+      return Env::Name();
+    } else {
+      return Env::kName;
+    }
   }
 };
 
@@ -154,7 +191,7 @@ class StateStoreContractTest : public ::testing::Test {
   const std::string table_ = "s3://bucket/warehouse/t-" + NewUuid();
 };
 
-using Envs = ::testing::Types<SqliteEnv, DynamoDbEnv>;
+using Envs = ::testing::Types<SqliteEnv, DynamoDbEnv, FaultyEnv<SqliteEnv>>;
 TYPED_TEST_SUITE(StateStoreContractTest, Envs, EnvName);
 
 TYPED_TEST(StateStoreContractTest, NewTableHasNoState) {

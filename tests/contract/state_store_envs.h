@@ -55,7 +55,7 @@ class DynamoDbEnv {
  public:
   static constexpr const char* kName = "DynamoDb";
   static bool Available() {
-    return !testing::DynamoDbUnavailable().has_value();
+    return !deltacommit::testing::DynamoDbUnavailable().has_value();
   }
 
   DynamoDbEnv() {

@@ -11,7 +11,6 @@
 #include <thread>
 
 #include "testing/fake_clock.h"
-#include "testing/forwarding_object_store.h"
 #include "testing/memory_object_store.h"
 #include "testing/recording_step_hooks.h"
 
@@ -150,6 +149,23 @@ TEST_F(FaultObjectStoreTest, FreezeReleasedWithErrorActsAsCrash) {
   EXPECT_EQ(*base_.Get("k"), "rival");
 }
 
+TEST_F(FaultObjectStoreTest, RemoveRuleStopsOnlyThatRuleAndReleasesItsCalls) {
+  const auto freeze = store_.FreezeNthCall(ObjectStoreOp::kPut, 1);
+  const auto fail = store_.FailEveryCall(ObjectStoreOp::kGet, "");
+  store_.FailEveryCall(ObjectStoreOp::kHead, "");
+  Status result = InternalError("not run");
+  std::thread writer([&] { result = store_.Put("k", "v"); });
+  ASSERT_TRUE(store_.WaitUntilFrozen(freeze));
+  store_.RemoveRule(freeze);
+  writer.join();
+  EXPECT_TRUE(result.ok()) << result.ToString();
+  EXPECT_FALSE(store_.Get("k").ok());
+  store_.RemoveRule(fail);
+  EXPECT_EQ(*store_.Get("k"), "v");
+  EXPECT_FALSE(store_.Head("k").ok());  // the other rule stays
+  EXPECT_EQ(store_.FiredCount(fail), 1);
+}
+
 TEST_F(FaultObjectStoreTest, WaitUntilFrozenTimesOutWhenNothingArrives) {
   const auto rule = store_.FreezeNthCall(ObjectStoreOp::kGet, 1);
   EXPECT_FALSE(store_.WaitUntilFrozen(rule, 1, 10ms));
@@ -204,27 +220,6 @@ TEST_F(FaultObjectStoreTest, CountersAreExactUnderConcurrency) {
 TEST(ObjectStoreOpNameTest, NamesEveryKind) {
   EXPECT_EQ(ObjectStoreOpName(ObjectStoreOp::kPutIfAbsent), "PutIfAbsent");
   EXPECT_EQ(ObjectStoreOpName(ObjectStoreOp::kDelete), "Delete");
-}
-
-class CountingGets : public ForwardingObjectStore {
- public:
-  using ForwardingObjectStore::ForwardingObjectStore;
-  StatusOr<std::string> Get(
-      std::string_view key,
-      std::optional<ByteRange> range = std::nullopt) override {
-    ++gets;
-    return ForwardingObjectStore::Get(key, range);
-  }
-  int gets = 0;
-};
-
-TEST(ForwardingObjectStoreTest, SubclassOverridesOnlyWhatItNeeds) {
-  MemoryObjectStore base;
-  CountingGets store(base);
-  ASSERT_TRUE(store.Put("k", "v").ok());
-  EXPECT_EQ(*store.Get("k"), "v");
-  EXPECT_EQ(store.gets, 1);
-  EXPECT_EQ(&store.base(), &base);
 }
 
 TEST(FakeClockTest, SetAndAdvance) {

@@ -129,72 +129,72 @@ Status YieldingObjectStore::Delete(std::string_view key) {
 
 Status YieldingCoordinationTable::PutIfAbsent(const ExternalCommitEntry& entry) {
   DC_MODEL_CALL("ddb/put-if-absent " + entry.file_name, true,
-                broken_put_if_absent_ ? base_.Put(entry) : base_.PutIfAbsent(entry));
+                broken_put_if_absent_ ? base().Put(entry) : base().PutIfAbsent(entry));
 }
 
 Status YieldingCoordinationTable::Put(const ExternalCommitEntry& entry) {
-  DC_MODEL_CALL("ddb/put " + entry.file_name, true, base_.Put(entry));
+  DC_MODEL_CALL("ddb/put " + entry.file_name, true, base().Put(entry));
 }
 
 StatusOr<std::optional<ExternalCommitEntry>> YieldingCoordinationTable::Get(
     const std::string& table_path, const std::string& file_name) {
-  DC_MODEL_CALL("ddb/get " + file_name, false, base_.Get(table_path, file_name));
+  DC_MODEL_CALL("ddb/get " + file_name, false, base().Get(table_path, file_name));
 }
 
 StatusOr<std::optional<ExternalCommitEntry>> YieldingCoordinationTable::GetLatest(
     const std::string& table_path) {
-  DC_MODEL_CALL(std::string("ddb/get-latest"), false, base_.GetLatest(table_path));
+  DC_MODEL_CALL(std::string("ddb/get-latest"), false, base().GetLatest(table_path));
 }
 
 StatusOr<CommitEntryPage> YieldingCoordinationTable::ListPage(const std::string& table_path,
                                                               const std::string& start_after,
                                                               int limit) {
   DC_MODEL_CALL(std::string("ddb/list-page"), false,
-                base_.ListPage(table_path, start_after, limit));
+                base().ListPage(table_path, start_after, limit));
 }
 
 Status YieldingStateStore::Ratify(const service::CommitRecord& record,
                                   service::RatifyConflict* conflict) {
   DC_MODEL_CALL("state/ratify " + std::to_string(record.version), true,
-                base_.Ratify(record, conflict));
+                base().Ratify(record, conflict));
 }
 
 StatusOr<std::optional<service::CommitRecord>> YieldingStateStore::Get(const std::string& table,
                                                                        Version version) {
-  DC_MODEL_CALL("state/get " + std::to_string(version), false, base_.Get(table, version));
+  DC_MODEL_CALL("state/get " + std::to_string(version), false, base().Get(table, version));
 }
 
 StatusOr<std::optional<service::CommitRecord>> YieldingStateStore::Latest(
     const std::string& table) {
-  DC_MODEL_CALL(std::string("state/latest"), false, base_.Latest(table));
+  DC_MODEL_CALL(std::string("state/latest"), false, base().Latest(table));
 }
 
 StatusOr<std::vector<service::CommitRecord>> YieldingStateStore::ListFrom(
     const std::string& table, Version start, int64_t limit) {
   DC_MODEL_CALL("state/list-from " + std::to_string(start), false,
-                base_.ListFrom(table, start, limit));
+                base().ListFrom(table, start, limit));
 }
 
 StatusOr<std::vector<service::CommitRecord>> YieldingStateStore::Unpublished(
     const std::string& table, int64_t limit) {
-  DC_MODEL_CALL(std::string("state/unpublished"), false, base_.Unpublished(table, limit));
+  DC_MODEL_CALL(std::string("state/unpublished"), false, base().Unpublished(table, limit));
 }
 
 Status YieldingStateStore::MarkPublishedThrough(const std::string& table, Version version) {
   DC_MODEL_CALL("state/mark-published " + std::to_string(version), false,
-                base_.MarkPublishedThrough(table, version));
+                base().MarkPublishedThrough(table, version));
 }
 
 StatusOr<int64_t> YieldingStateStore::ForgetPublishedBefore(const std::string& table,
                                                             Version version) {
   DC_MODEL_CALL("state/forget " + std::to_string(version), false,
-                base_.ForgetPublishedBefore(table, version));
+                base().ForgetPublishedBefore(table, version));
 }
 
 StatusOr<std::optional<service::AppliedTxn>> YieldingStateStore::LatestAppTxn(
     const std::string& table, std::string_view app_id) {
   DC_MODEL_CALL("state/latest-app-txn " + std::string(app_id), false,
-                base_.LatestAppTxn(table, app_id));
+                base().LatestAppTxn(table, app_id));
 }
 
 #undef DC_MODEL_CALL

@@ -5,6 +5,10 @@
 // writes of commit files, so that an overwrite is caught even when the
 // bytes end up the same.
 //
+// Each decorator derives from its port's forwarding wrapper and overrides
+// every call the protocols make, since each is a yield point; only
+// Describe() is forwarded as it is.
+//
 // A call from a thread that is no actor (the commit service's background
 // publisher) fails with kUnavailable and has no effect: background work is
 // off in the model, and a publisher actor does it in turn instead.
@@ -18,12 +22,11 @@
 #include <string>
 #include <vector>
 
-#include "deltacommit/coordination_table.h"
+#include "deltacommit/forwarding_ports.h"
 #include "deltacommit/step_hooks.h"
 #include "model/scheduler.h"
 #include "service/commits/object_store_factory.h"
-#include "service/state/state_store.h"
-#include "testing/forwarding_object_store.h"
+#include "service/state/forwarding_state_store.h"
 
 namespace deltacommit::model {
 
@@ -69,12 +72,12 @@ class YieldingObjectStore : public ForwardingObjectStore {
   bool broken_put_if_absent_ = false;
 };
 
-class YieldingCoordinationTable : public CoordinationTable {
+class YieldingCoordinationTable : public ForwardingCoordinationTable {
  public:
-  explicit YieldingCoordinationTable(CoordinationTable& base) : base_(base) {}
+  // `base` must outlive this.
+  explicit YieldingCoordinationTable(CoordinationTable& base) : ForwardingCoordinationTable(base) {}
   // Sabotage for the checker's own test: PutIfAbsent overwrites like Put.
   void BreakPutIfAbsent() { broken_put_if_absent_ = true; }
-  std::string Describe() const override { return base_.Describe(); }
   Status PutIfAbsent(const ExternalCommitEntry& entry) override;
   Status Put(const ExternalCommitEntry& entry) override;
   StatusOr<std::optional<ExternalCommitEntry>> Get(const std::string& table_path,
@@ -84,14 +87,13 @@ class YieldingCoordinationTable : public CoordinationTable {
                                      const std::string& start_after, int limit) override;
 
  private:
-  CoordinationTable& base_;
   bool broken_put_if_absent_ = false;
 };
 
-class YieldingStateStore : public service::StateStore {
+class YieldingStateStore : public service::ForwardingStateStore {
  public:
-  explicit YieldingStateStore(service::StateStore& base) : base_(base) {}
-  std::string Describe() const override { return base_.Describe(); }
+  // `base` must outlive this.
+  explicit YieldingStateStore(service::StateStore& base) : ForwardingStateStore(base) {}
   Status Ratify(const service::CommitRecord& record, service::RatifyConflict* conflict) override;
   StatusOr<std::optional<service::CommitRecord>> Get(const std::string& table,
                                                      Version version) override;
@@ -104,9 +106,6 @@ class YieldingStateStore : public service::StateStore {
   StatusOr<int64_t> ForgetPublishedBefore(const std::string& table, Version version) override;
   StatusOr<std::optional<service::AppliedTxn>> LatestAppTxn(const std::string& table,
                                                             std::string_view app_id) override;
-
- private:
-  service::StateStore& base_;
 };
 
 // Every named step of a protocol is a yield point; a crash there ends the
