@@ -94,26 +94,26 @@ StatusOr<EnsureTableResult> EnsureDeltaLogTable(dynamodb::DynamoDbClient& client
 }
 
 Status MissingTableHint::PutIfAbsent(const ExternalCommitEntry& entry) {
-  return WithHint(inner_->PutIfAbsent(entry));
+  return WithHint(ForwardingCoordinationTable::PutIfAbsent(entry));
 }
 
 Status MissingTableHint::Put(const ExternalCommitEntry& entry) {
-  return WithHint(inner_->Put(entry));
+  return WithHint(ForwardingCoordinationTable::Put(entry));
 }
 
 StatusOr<std::optional<ExternalCommitEntry>> MissingTableHint::Get(const std::string& table_path,
                                                                    const std::string& file_name) {
-  return WithHint(inner_->Get(table_path, file_name));
+  return WithHint(ForwardingCoordinationTable::Get(table_path, file_name));
 }
 
 StatusOr<std::optional<ExternalCommitEntry>> MissingTableHint::GetLatest(
     const std::string& table_path) {
-  return WithHint(inner_->GetLatest(table_path));
+  return WithHint(ForwardingCoordinationTable::GetLatest(table_path));
 }
 
 StatusOr<CommitEntryPage> MissingTableHint::ListPage(const std::string& table_path,
                                                      const std::string& start_after, int limit) {
-  return WithHint(inner_->ListPage(table_path, start_after, limit));
+  return WithHint(ForwardingCoordinationTable::ListPage(table_path, start_after, limit));
 }
 
 }  // namespace deltacommit

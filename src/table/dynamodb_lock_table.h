@@ -13,6 +13,7 @@
 
 #include "adapters/dynamodb/dynamodb_client.h"
 #include "deltacommit/coordination_table.h"
+#include "deltacommit/forwarding_ports.h"
 #include "deltacommit/status.h"
 #include "table/dynamodb_settings.h"
 
@@ -42,11 +43,11 @@ StatusOr<EnsureTableResult> EnsureDeltaLogTable(dynamodb::DynamoDbClient& client
 
 // Forwards to `inner`, adding AutoCreateHint() to kNotFound errors (the
 // DynamoDB table is missing: a missing item is not an error).
-class MissingTableHint : public CoordinationTable {
+class MissingTableHint : public ForwardingCoordinationTable {
  public:
-  explicit MissingTableHint(std::unique_ptr<CoordinationTable> inner) : inner_(std::move(inner)) {}
+  explicit MissingTableHint(std::unique_ptr<CoordinationTable> inner)
+      : ForwardingCoordinationTable(std::move(inner)) {}
 
-  std::string Describe() const override { return inner_->Describe(); }
   Status PutIfAbsent(const ExternalCommitEntry& entry) override;
   Status Put(const ExternalCommitEntry& entry) override;
   StatusOr<std::optional<ExternalCommitEntry>> Get(const std::string& table_path,
@@ -54,9 +55,6 @@ class MissingTableHint : public CoordinationTable {
   StatusOr<std::optional<ExternalCommitEntry>> GetLatest(const std::string& table_path) override;
   StatusOr<CommitEntryPage> ListPage(const std::string& table_path, const std::string& start_after,
                                      int limit) override;
-
- private:
-  std::unique_ptr<CoordinationTable> inner_;
 };
 
 }  // namespace deltacommit
