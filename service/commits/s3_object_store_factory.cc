@@ -6,7 +6,7 @@
 #include <string_view>
 #include <utility>
 
-#include "deltacommit/ascii.h"
+#include "core/ascii.h"
 #include "adapters/aws/aws_config.h"
 #include "adapters/aws/credentials.h"
 #include "adapters/aws/errors.h"

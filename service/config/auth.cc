@@ -4,7 +4,7 @@
 
 #include <utility>
 
-#include "deltacommit/ascii.h"
+#include "core/ascii.h"
 #include "adapters/aws/sigv4.h"
 
 namespace deltacommit::service {

@@ -4,7 +4,7 @@
 #include <cctype>
 #include <nlohmann/json.hpp>
 
-#include "deltacommit/ascii.h"
+#include "core/ascii.h"
 
 namespace deltacommit::http {
 

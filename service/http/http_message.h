@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "deltacommit/ascii.h"
+#include "core/ascii.h"
 
 namespace deltacommit::http {
 

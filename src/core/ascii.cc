@@ -1,4 +1,4 @@
-#include "deltacommit/ascii.h"
+#include "core/ascii.h"
 
 #include <algorithm>
 

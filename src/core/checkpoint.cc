@@ -9,10 +9,10 @@
 #include <nlohmann/json.hpp>
 
 #include "deltacommit/action_json.h"
-#include "deltacommit/checkpoint_parts.h"
-#include "deltacommit/last_checkpoint.h"
+#include "core/checkpoint_parts.h"
+#include "core/last_checkpoint.h"
 #include "deltacommit/log_path.h"
-#include "deltacommit/retention.h"
+#include "core/retention.h"
 #include "deltacommit/table_features.h"
 
 namespace deltacommit {

@@ -1,4 +1,4 @@
-#include "deltacommit/checkpoint_parts.h"
+#include "core/checkpoint_parts.h"
 
 #include <set>
 #include <string>

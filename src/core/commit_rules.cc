@@ -5,7 +5,7 @@
 #include <string>
 #include <variant>
 
-#include "deltacommit/percent_encoding.h"
+#include "core/percent_encoding.h"
 #include "deltacommit/snapshot.h"
 #include "deltacommit/table_features.h"
 

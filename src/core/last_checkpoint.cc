@@ -1,4 +1,4 @@
-#include "deltacommit/last_checkpoint.h"
+#include "core/last_checkpoint.h"
 
 #include <cstdint>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "deltacommit/percent_encoding.h"
+#include "core/percent_encoding.h"
 
 namespace deltacommit {
 namespace {

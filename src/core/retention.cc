@@ -1,4 +1,4 @@
-#include "deltacommit/retention.h"
+#include "core/retention.h"
 
 #include <array>
 #include <cctype>
@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "deltacommit/ascii.h"
+#include "core/ascii.h"
 
 namespace deltacommit {
 namespace {

@@ -1,6 +1,6 @@
 // delta.deletedFileRetentionDuration: the interval forms Delta writes are
 // read exactly; anything else is refused with a message naming the value.
-#include "deltacommit/retention.h"
+#include "core/retention.h"
 
 #include <gtest/gtest.h>
 

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "deltacommit/ascii.h"
+#include "core/ascii.h"
 #include "deltacommit/commit_coordinator.h"
 #include "deltacommit/schema.h"
 

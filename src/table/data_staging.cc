@@ -11,7 +11,7 @@
 #include <iostream>
 #include <vector>
 
-#include "deltacommit/percent_encoding.h"
+#include "core/percent_encoding.h"
 
 namespace deltacommit {
 namespace {

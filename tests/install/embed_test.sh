@@ -10,6 +10,19 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 cmake --install "$build" --prefix "$work/prefix" >"$work/install.log"
+# The installed headers are the public ones only, and each stands alone
+# (includes nothing that was not installed).
+for internal in ascii percent_encoding checkpoint_parts last_checkpoint retention data_files; do
+  if [ -e "$work/prefix/include/deltacommit/$internal.h" ]; then
+    echo "FAIL: the internal header deltacommit/$internal.h was installed" >&2
+    exit 1
+  fi
+done
+for header in "$work"/prefix/include/deltacommit/*.h; do
+  echo "#include \"deltacommit/$(basename "$header")\"" |
+    c++ -std=c++20 -fsyntax-only -I "$work/prefix/include" -x c++ - ||
+    { echo "FAIL: $(basename "$header") does not compile on its own when installed" >&2; exit 1; }
+done
 launcher=()
 if command -v ccache >/dev/null 2>&1; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 cmake -S "$source/examples/embed" -B "$work/embed" -DCMAKE_PREFIX_PATH="$work/prefix" \

@@ -19,7 +19,7 @@
 
 #include "cli_runner.h"
 #include "common/test_servers.h"
-#include "deltacommit/percent_encoding.h"
+#include "core/percent_encoding.h"
 #include "parquet/hyparquet.h"
 
 namespace deltacommit {

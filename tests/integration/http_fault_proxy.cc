@@ -8,7 +8,7 @@
 #include <optional>
 #include <string_view>
 
-#include "deltacommit/ascii.h"
+#include "core/ascii.h"
 #include "loopback_socket.h"
 
 namespace deltacommit::testing {

@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "deltacommit/ascii.h"
+#include "core/ascii.h"
 
 namespace deltacommit::aws {
 namespace {

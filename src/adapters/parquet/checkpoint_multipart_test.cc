@@ -18,7 +18,7 @@
 #include "adapters/posix/posix_object_store.h"
 #include "contract/temp_dir.h"
 #include "deltacommit/checkpoint.h"
-#include "deltacommit/checkpoint_parts.h"
+#include "core/checkpoint_parts.h"
 #include "logstore/object_store_log_store.h"
 #include "testing/fake_clock.h"
 

@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "deltacommit/data_files.h"
+#include "adapters/parquet/data_files.h"
 #include "deltacommit/status.h"
 
 namespace deltacommit {

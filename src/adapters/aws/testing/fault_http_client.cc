@@ -5,7 +5,7 @@
 #include <string_view>
 #include <utility>
 
-#include "deltacommit/ascii.h"
+#include "core/ascii.h"
 
 namespace deltacommit::aws::testing {
 namespace {
