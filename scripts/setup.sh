@@ -10,6 +10,7 @@ PACKAGES=(
   libcurl4-openssl-dev libssl-dev libpugixml-dev libsqlite3-dev
   libboost1.81-dev libtomlplusplus-dev
   ccache       # scripts/build.sh compiles through it when present
+  lld          # the linker CMakeLists.txt uses when present (faster than GNU ld)
   awscli python3-yaml
   clang libclang-rt-14-dev  # preset fuzz: clang 14 and its libFuzzer/sanitizer runtimes
   gnuplot-nox  # docs/bench-commit-modes.png (bench/commit_modes_plot.gp)
