@@ -7,10 +7,10 @@
 #include <memory>
 
 #include "output.h"
-#include "serve_api.h"
-#include "serve_commit_metrics.h"
-#include "serve_log_sink.h"
 #include "serve_state_store.h"
+#include "service/api/commit_metrics.h"
+#include "service/api/json_log_sink.h"
+#include "service/api/service_api.h"
 #include "service/commits/commit_service.h"
 #include "service/commits/s3_object_store_factory.h"
 #include "service/commits/table_store_factory.h"
@@ -121,7 +121,7 @@ class Service {
   service::CommitServiceOptions WithObservers(service::CommitServiceOptions options,
                                               http::LogLevel level) {
     options.observer = &commit_metrics_;
-    options.logger = NewJsonSpdLogger(logger_, "commits", level);
+    options.logger = service::NewJsonSpdLogger(logger_, "commits", level);
     return options;
   }
 
@@ -129,13 +129,13 @@ class Service {
   http::JsonLogger& logger_;
   std::unique_ptr<OpenedStateStore> state_;
   http::Metrics metrics_;
-  CommitMetrics commit_metrics_;
+  service::CommitMetrics commit_metrics_;
   std::unique_ptr<aws::HttpClient> s3_http_ = aws::NewCurlHttpClient();
   service::S3ObjectStoreFactory s3_stores_;
   service::TableStoreFactory stores_;  // S3 and [local] tables
   service::CommitService commits_;
   service::Authenticator authenticator_;
-  ServeApi api_;
+  service::ServiceApi api_;
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "adapters/aws/credentials.h"
 #include "adapters/aws/http.h"
 #include "adapters/dynamodb/dynamodb_client.h"
+#include "service/api/state_probe.h"
 #include "service/state/dynamodb_state_store.h"
 #include "service/state/sqlite_state_store.h"
 
@@ -42,7 +43,7 @@ StatusOr<std::unique_ptr<OpenedStateStore>> OpenDynamoDb(const service::StateCon
                                                          http::JsonLogger& logger) {
   DC_ASSIGN_OR_RETURN(aws::AwsServiceConfig service, service::DynamoDbServiceConfig(config));
   auto opened = std::make_unique<OpenedDynamoDb>(service, config.dynamodb_table);
-  auto probe = opened->store().Latest(kStateProbeTable);
+  auto probe = opened->store().Latest(service::kStateProbeTable);
   if (!probe.ok() && probe.status().IsNotFound()) {
     Status created = service::CreateServiceStateTable(
         opened->client(), config.dynamodb_table, dynamodb::DeltaLogTableBilling::PayPerRequest());
@@ -52,7 +53,7 @@ StatusOr<std::unique_ptr<OpenedStateStore>> OpenDynamoDb(const service::StateCon
     }
     logger.Info("created the state store's DynamoDB table",
                 {{"dynamodb_table", config.dynamodb_table}, {"region", service.region}});
-    probe = opened->store().Latest(kStateProbeTable);
+    probe = opened->store().Latest(service::kStateProbeTable);
   }
   if (!probe.ok()) return probe.status().WithContext(opened->store().Describe());
   return std::unique_ptr<OpenedStateStore>(std::move(opened));

@@ -15,10 +15,6 @@
 
 namespace deltacommit::cli {
 
-// A table URI no client can name (bucket names have no '_'): asked about at
-// start and by /readyz to see that the store answers.
-inline constexpr char kStateProbeTable[] = "s3://deltacommit_state_probe";
-
 // The store and what it needs alive (for DynamoDB: its HTTP client,
 // credentials and client).
 class OpenedStateStore {
