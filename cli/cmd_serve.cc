@@ -15,7 +15,7 @@ namespace deltacommit::cli {
 namespace {
 
 struct ServeArgs {
-  ServeOptions options;
+  ServiceOptions options;
   std::string log_level = "info";
 };
 
@@ -27,11 +27,22 @@ StatusOr<http::LogLevel> ParseLogLevel(const std::string& name) {
   return InvalidArgumentError("--log-level " + name + ": use debug, info, warn or error");
 }
 
+// The service's exit codes as the CLI's (the same numbers).
+int CliExitCode(ServiceExitCode code) {
+  switch (code) {
+    case ServiceExitCode::kOk: return kExitOk;
+    case ServiceExitCode::kError: return kExitError;
+    case ServiceExitCode::kBadInput: return kExitBadInput;
+    case ServiceExitCode::kNotFound: return kExitNotFound;
+  }
+  return kExitError;
+}
+
 int RunServeCommand(ServeArgs& args) {
   StatusOr<http::LogLevel> level = ParseLogLevel(args.log_level);
   if (!level.ok()) return ReportError(level.status());
   args.options.log_level = *level;
-  return RunServe(args.options);
+  return CliExitCode(RunService(args.options));
 }
 
 // The token is read from stdin, not from an argument, so that it does not

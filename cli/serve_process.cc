@@ -6,7 +6,6 @@
 #include <iostream>
 #include <memory>
 
-#include "output.h"
 #include "serve_state_store.h"
 #include "service/api/commit_metrics.h"
 #include "service/api/json_log_sink.h"
@@ -22,6 +21,18 @@ namespace deltacommit::cli {
 namespace {
 
 using std::chrono::milliseconds;
+
+// Prints "error: <status>" to stderr, as the CLI prints its errors, and
+// returns the code the CLI gives that Status.
+ServiceExitCode ReportError(const Status& status) {
+  std::cerr << "error: " << status.ToString() << "\n";
+  switch (status.code()) {
+    case StatusCode::kOk: return ServiceExitCode::kOk;
+    case StatusCode::kInvalidArgument: return ServiceExitCode::kBadInput;
+    case StatusCode::kNotFound: return ServiceExitCode::kNotFound;
+    default: return ServiceExitCode::kError;
+  }
+}
 
 http::HttpServerOptions ServerOptions(const service::ServiceConfig& config) {
   const service::ServerConfig& s = config.server;
@@ -91,7 +102,7 @@ class Service {
         api_({&config_, &authenticator_, &commits_, &state_->store(), &commit_metrics_, &metrics_,
               &logger_}) {}
 
-  int Run(const std::string& port_file) {
+  ServiceExitCode Run(const std::string& port_file) {
     http::Router router;
     if (Status routes = api_.AddRoutes(router); !routes.ok()) return ReportError(routes);
     http::HttpServer server(ServerOptions(config_), std::move(router), &metrics_, &logger_);
@@ -114,7 +125,7 @@ class Service {
     commits_.publisher().Stop();
     logger_.Info("shut down", {{"signal", signal},
                                {"tables_left_to_publish", commits_.publisher().ScheduledTables()}});
-    return kExitOk;
+    return ServiceExitCode::kOk;
   }
 
  private:
@@ -140,13 +151,13 @@ class Service {
 
 }  // namespace
 
-int RunServe(const ServeOptions& options) {
+ServiceExitCode RunService(const ServiceOptions& options) {
   // A peer closing its socket must not kill the process.
   std::signal(SIGPIPE, SIG_IGN);
   StatusOr<service::ServiceConfig> config = service::LoadServiceConfig(options.config_path);
   if (!config.ok()) {
     ReportError(config.status());
-    return kExitBadInput;
+    return ServiceExitCode::kBadInput;
   }
   http::JsonLogger logger(std::cerr, options.log_level);
   if (config->tokens.empty()) {
@@ -156,7 +167,7 @@ int RunServe(const ServeOptions& options) {
   StatusOr<std::unique_ptr<OpenedStateStore>> state = OpenStateStore(config->state, logger);
   if (!state.ok()) {
     ReportError(state.status());
-    return kExitError;
+    return ServiceExitCode::kError;
   }
   Service running(*config, logger, std::move(state).value(), options.log_level);
   return running.Run(options.port_file);
