@@ -14,7 +14,7 @@
 
 #include "service/http/json_logger.h"
 
-namespace deltacommit::cli {
+namespace deltacommit::service {
 
 struct ServiceOptions {
   std::string config_path;
@@ -40,4 +40,4 @@ enum class ServiceExitCode : int {
 // kError). Every failure is printed to stderr as "error: <status>".
 ServiceExitCode RunService(const ServiceOptions& options);
 
-}  // namespace deltacommit::cli
+}  // namespace deltacommit::service

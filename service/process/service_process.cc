@@ -1,4 +1,4 @@
-#include "serve_process.h"
+#include "service/process/service_process.h"
 
 #include <csignal>
 #include <cstdio>
@@ -6,7 +6,6 @@
 #include <iostream>
 #include <memory>
 
-#include "serve_state_store.h"
 #include "service/api/commit_metrics.h"
 #include "service/api/json_log_sink.h"
 #include "service/api/service_api.h"
@@ -16,8 +15,9 @@
 #include "service/config/auth.h"
 #include "service/http/http_server.h"
 #include "service/http/run_until_signal.h"
+#include "service/process/open_state_store.h"
 
-namespace deltacommit::cli {
+namespace deltacommit::service {
 namespace {
 
 using std::chrono::milliseconds;
@@ -34,8 +34,8 @@ ServiceExitCode ReportError(const Status& status) {
   }
 }
 
-http::HttpServerOptions ServerOptions(const service::ServiceConfig& config) {
-  const service::ServerConfig& s = config.server;
+http::HttpServerOptions ServerOptions(const ServiceConfig& config) {
+  const ServerConfig& s = config.server;
   http::HttpServerOptions o;
   o.address = s.listen_host;
   o.port = s.listen_port;
@@ -53,8 +53,8 @@ http::HttpServerOptions ServerOptions(const service::ServiceConfig& config) {
   return o;
 }
 
-service::CommitServiceOptions CommitOptions(const service::ServiceConfig& config) {
-  service::CommitServiceOptions o;
+CommitServiceOptions CommitOptions(const ServiceConfig& config) {
+  CommitServiceOptions o;
   o.limits.max_commit_bytes = config.commits.max_commit_bytes;
   o.limits.max_actions = config.commits.max_actions;
   o.min_credentials_validity_ms = config.commits.min_credentials_validity_ms;
@@ -89,7 +89,7 @@ Status WritePortFile(const std::string& path, uint16_t port) {
 // so destroyed in reverse: the server first, the state store last).
 class Service {
  public:
-  Service(const service::ServiceConfig& config, http::JsonLogger& logger,
+  Service(const ServiceConfig& config, http::JsonLogger& logger,
           std::unique_ptr<OpenedStateStore> state, http::LogLevel level)
       : config_(config),
         logger_(logger),
@@ -129,24 +129,23 @@ class Service {
   }
 
  private:
-  service::CommitServiceOptions WithObservers(service::CommitServiceOptions options,
-                                              http::LogLevel level) {
+  CommitServiceOptions WithObservers(CommitServiceOptions options, http::LogLevel level) {
     options.observer = &commit_metrics_;
-    options.logger = service::NewJsonSpdLogger(logger_, "commits", level);
+    options.logger = NewJsonSpdLogger(logger_, "commits", level);
     return options;
   }
 
-  const service::ServiceConfig& config_;
+  const ServiceConfig& config_;
   http::JsonLogger& logger_;
   std::unique_ptr<OpenedStateStore> state_;
   http::Metrics metrics_;
-  service::CommitMetrics commit_metrics_;
+  CommitMetrics commit_metrics_;
   std::unique_ptr<aws::HttpClient> s3_http_ = aws::NewCurlHttpClient();
-  service::S3ObjectStoreFactory s3_stores_;
-  service::TableStoreFactory stores_;  // S3 and [local] tables
-  service::CommitService commits_;
-  service::Authenticator authenticator_;
-  service::ServiceApi api_;
+  S3ObjectStoreFactory s3_stores_;
+  TableStoreFactory stores_;  // S3 and [local] tables
+  CommitService commits_;
+  Authenticator authenticator_;
+  ServiceApi api_;
 };
 
 }  // namespace
@@ -154,7 +153,7 @@ class Service {
 ServiceExitCode RunService(const ServiceOptions& options) {
   // A peer closing its socket must not kill the process.
   std::signal(SIGPIPE, SIG_IGN);
-  StatusOr<service::ServiceConfig> config = service::LoadServiceConfig(options.config_path);
+  StatusOr<ServiceConfig> config = LoadServiceConfig(options.config_path);
   if (!config.ok()) {
     ReportError(config.status());
     return ServiceExitCode::kBadInput;
@@ -173,4 +172,4 @@ ServiceExitCode RunService(const ServiceOptions& options) {
   return running.Run(options.port_file);
 }
 
-}  // namespace deltacommit::cli
+}  // namespace deltacommit::service
