@@ -8,14 +8,14 @@
 
 #include "commands.h"
 #include "output.h"
-#include "serve_process.h"
 #include "service/config/auth.h"
+#include "service/process/service_process.h"
 
 namespace deltacommit::cli {
 namespace {
 
 struct ServeArgs {
-  ServeOptions options;
+  service::ServiceOptions options;
   std::string log_level = "info";
 };
 
@@ -27,11 +27,22 @@ StatusOr<http::LogLevel> ParseLogLevel(const std::string& name) {
   return InvalidArgumentError("--log-level " + name + ": use debug, info, warn or error");
 }
 
+// The service's exit codes as the CLI's (the same numbers).
+int CliExitCode(service::ServiceExitCode code) {
+  switch (code) {
+    case service::ServiceExitCode::kOk: return kExitOk;
+    case service::ServiceExitCode::kError: return kExitError;
+    case service::ServiceExitCode::kBadInput: return kExitBadInput;
+    case service::ServiceExitCode::kNotFound: return kExitNotFound;
+  }
+  return kExitError;
+}
+
 int RunServeCommand(ServeArgs& args) {
   StatusOr<http::LogLevel> level = ParseLogLevel(args.log_level);
   if (!level.ok()) return ReportError(level.status());
   args.options.log_level = *level;
-  return RunServe(args.options);
+  return CliExitCode(service::RunService(args.options));
 }
 
 // The token is read from stdin, not from an argument, so that it does not

@@ -1,5 +1,5 @@
 // The commit service's strict parse of a POST /v1/commits body
-// (cli/serve_commit_body.h), for a service-mode commit of range(0) adds
+// (service/api/commit_body.h), for a service-mode commit of range(0) adds
 // and for a coordinated-mode commit (a staged file's key, no actions).
 #include <benchmark/benchmark.h>
 
@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "deltacommit/action_json.h"
-#include "serve_commit_body.h"
+#include "service/api/commit_body.h"
 
-namespace deltacommit::cli {
+namespace deltacommit::service {
 namespace {
 
 constexpr char kCredentials[] =
@@ -80,4 +80,4 @@ BENCHMARK(BM_ParseCommitBodyService)->Arg(1)->Arg(100);
 BENCHMARK(BM_ParseCommitBodyCoordinated);
 
 }  // namespace
-}  // namespace deltacommit::cli
+}  // namespace deltacommit::service

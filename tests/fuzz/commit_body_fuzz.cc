@@ -1,6 +1,6 @@
 // Fuzz target: the body of the commit service's `POST /v1/commits`
-// (cli::ParseCommitBody, cli/serve_commit_body.cc), then what the handler
-// checks next: the table URI (service::NormalizeTableUri), a staged
+// (service::ParseCommitBody, service/api/commit_body.cc), then what the
+// handler checks next: the table URI (service::NormalizeTableUri), a staged
 // commit's key (service::ValidateStagedCommitKey) and the actions
 // (ActionParser). Invariants: no message quotes the request's secret key or
 // session token; an accepted body is either an append (no version) or a
@@ -16,7 +16,7 @@
 
 #include "deltacommit/action_json.h"
 #include "fuzz_check.h"
-#include "serve_commit_body.h"
+#include "service/api/commit_body.h"
 #include "service/config/table_uri.h"
 
 namespace {
@@ -27,17 +27,17 @@ using namespace deltacommit;
 using MessageOf = std::function<std::string(std::string_view body)>;
 
 std::string ParseMessage(std::string_view body) {
-  StatusOr<cli::CommitBody> parsed = cli::ParseCommitBody(body);
+  StatusOr<service::CommitBody> parsed = service::ParseCommitBody(body);
   return parsed.ok() ? std::string() : parsed.status().message();
 }
 
 std::string CredentialsProblem(std::string_view body) {
-  StatusOr<cli::CommitBody> parsed = cli::ParseCommitBody(body);
+  StatusOr<service::CommitBody> parsed = service::ParseCommitBody(body);
   return parsed.ok() ? parsed->credentials_problem.value_or("") : std::string();
 }
 
 std::string StagedKeyMessage(std::string_view body) {
-  StatusOr<cli::CommitBody> parsed = cli::ParseCommitBody(body);
+  StatusOr<service::CommitBody> parsed = service::ParseCommitBody(body);
   if (!parsed.ok() || !parsed->staged_file) return std::string();
   return service::ValidateStagedCommitKey(*parsed->staged_file, parsed->version).message();
 }
@@ -86,7 +86,7 @@ void CheckTable(const std::string& table) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  StatusOr<cli::CommitBody> body = cli::ParseCommitBody(text);
+  StatusOr<service::CommitBody> body = service::ParseCommitBody(text);
   if (!body.ok()) {
     FUZZ_CHECK(body.status().code() == StatusCode::kInvalidArgument);
     CheckNoSecretIn(text, ParseMessage);

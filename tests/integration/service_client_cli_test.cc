@@ -25,10 +25,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "adapters/service/scripted_commit_service.h"
 #include "cli_runner.h"
 #include "common/test_servers.h"
 #include "deltacommit/log_path.h"
+#include "service/testing/scripted_commit_service.h"
 
 namespace deltacommit {
 namespace {

@@ -49,7 +49,7 @@ StatusOr<std::unique_ptr<ServiceShared>> ServiceShared::Make(service::StateStore
   shared->stores = &stores;
   shared->hooks = &hooks;
   shared->clock = &clock;
-  shared->commit_metrics = std::make_unique<cli::CommitMetrics>(shared->metrics);
+  shared->commit_metrics = std::make_unique<service::CommitMetrics>(shared->metrics);
   return shared;
 }
 
@@ -111,7 +111,7 @@ ServiceInstance::ServiceInstance(ServiceShared& shared) : sleeper_(shared.clock)
   options.publisher.threads = 1;
   options.publisher.first_retry = std::chrono::hours(1);
   service_ = std::make_unique<service::CommitService>(*shared.state, *shared.stores, options);
-  api_ = std::make_unique<cli::ServeApi>(cli::ServeApiDeps{
+  api_ = std::make_unique<service::ServiceApi>(service::ServiceApiDeps{
       &shared.config, shared.authenticator.get(), service_.get(), shared.state,
       shared.commit_metrics.get(), &shared.metrics, &shared.logger});
   api_->AddRoutes(router_).IgnoreError();  // fixed routes: cannot clash

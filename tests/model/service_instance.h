@@ -1,10 +1,11 @@
 // A commit service instance and the writer-side client that talks to it,
 // in one process with no sockets, for the model checker's `service` and
 // `coordinated` modes: the real HttpCommitServiceClient sends through a
-// LoopbackHttpClient straight into the real ServeApi handlers (`deltacommit
-// serve`'s), which call a real CommitService. So the writer's client side
-// (retries, lost replies, error mapping), the API layer and the commit
-// logic all run as in production; only the socket is left out.
+// LoopbackHttpClient straight into the real ServiceApi handlers
+// (service/api, those of `deltacommit serve`), which call a real
+// CommitService. So the writer's client side (retries, lost replies, error
+// mapping), the API layer and the commit logic all run as in production;
+// only the socket is left out.
 //
 // Each actor that commits has an instance of its own, sharing the state
 // store and S3 with the others, as `serve` instances do in HA: the send and
@@ -21,7 +22,7 @@
 #include "adapters/aws/credentials.h"
 #include "adapters/aws/http.h"
 #include "adapters/service/http_commit_service_client.h"
-#include "serve_api.h"
+#include "service/api/service_api.h"
 #include "service/commits/commit_service.h"
 #include "service/config/auth.h"
 #include "service/config/service_config.h"
@@ -48,7 +49,7 @@ struct ServiceShared {
   StepHooks* hooks = nullptr;
   FakeClock* clock = nullptr;
   http::Metrics metrics;
-  std::unique_ptr<cli::CommitMetrics> commit_metrics;
+  std::unique_ptr<service::CommitMetrics> commit_metrics;
   http::JsonLogger logger{[](std::string_view) {}};
 };
 
@@ -68,7 +69,7 @@ class ServiceInstance {
 
  private:
   std::unique_ptr<service::CommitService> service_;
-  std::unique_ptr<cli::ServeApi> api_;
+  std::unique_ptr<service::ServiceApi> api_;
   http::Router router_;
   std::unique_ptr<LoopbackHttpClient> http_;
   std::unique_ptr<aws::CredentialsProvider> credentials_;

@@ -9,7 +9,7 @@
 #include <mutex>
 #include <thread>
 
-#include "adapters/service/service_test_fixture.h"
+#include "service/testing/client/service_test_fixture.h"
 #include "deltacommit/log_path.h"
 
 namespace deltacommit::testing {

@@ -1,8 +1,8 @@
-#include "serve_log_sink.h"
+#include "service/api/json_log_sink.h"
 
 #include <utility>
 
-namespace deltacommit::cli {
+namespace deltacommit::service {
 namespace {
 
 http::LogLevel LevelOf(spdlog::level::level_enum level) {
@@ -44,4 +44,4 @@ std::shared_ptr<spdlog::logger> NewJsonSpdLogger(http::JsonLogger& logger,
   return json_logger;
 }
 
-}  // namespace deltacommit::cli
+}  // namespace deltacommit::service

@@ -1,15 +1,12 @@
 // The status code and body of every commit outcome (docs/api.md).
-#include "serve_replies.h"
+#include "service/api/replies.h"
 
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
-namespace deltacommit::cli {
+namespace deltacommit::service {
 namespace {
-
-using service::CommitOutcome;
-using service::CommitReply;
 
 TEST(ServeRepliesTest, EveryOutcomeHasItsDocumentedStatus) {
   const std::pair<CommitOutcome, int> expected[] = {
@@ -24,7 +21,7 @@ TEST(ServeRepliesTest, EveryOutcomeHasItsDocumentedStatus) {
       {CommitOutcome::kLogInconsistent, 500},
   };
   for (auto [outcome, status] : expected) {
-    EXPECT_EQ(HttpStatusFor(outcome), status) << service::CommitOutcomeName(outcome);
+    EXPECT_EQ(HttpStatusFor(outcome), status) << CommitOutcomeName(outcome);
   }
 }
 
@@ -78,4 +75,4 @@ TEST(ServeRepliesTest, InvalidUtf8InAMessageIsReplacedNotThrown) {
 }
 
 }  // namespace
-}  // namespace deltacommit::cli
+}  // namespace deltacommit::service

@@ -1,24 +1,24 @@
-#include "serve_state_store.h"
+#include "service/process/open_state_store.h"
 
 #include <utility>
 
 #include "adapters/aws/credentials.h"
 #include "adapters/aws/http.h"
 #include "adapters/dynamodb/dynamodb_client.h"
+#include "service/api/state_probe.h"
 #include "service/state/dynamodb_state_store.h"
 #include "service/state/sqlite_state_store.h"
 
-namespace deltacommit::cli {
+namespace deltacommit::service {
 namespace {
 
 class OpenedSqlite : public OpenedStateStore {
  public:
-  explicit OpenedSqlite(std::unique_ptr<service::SqliteStateStore> store)
-      : store_(std::move(store)) {}
-  service::StateStore& store() override { return *store_; }
+  explicit OpenedSqlite(std::unique_ptr<SqliteStateStore> store) : store_(std::move(store)) {}
+  StateStore& store() override { return *store_; }
 
  private:
-  std::unique_ptr<service::SqliteStateStore> store_;
+  std::unique_ptr<SqliteStateStore> store_;
 };
 
 class OpenedDynamoDb : public OpenedStateStore {
@@ -28,24 +28,24 @@ class OpenedDynamoDb : public OpenedStateStore {
         credentials_(aws::DefaultCredentialsChain({})),
         client_(dynamodb::DynamoDbClientConfig{service, {}}, *http_, *credentials_),
         store_(client_, table) {}
-  service::StateStore& store() override { return store_; }
+  StateStore& store() override { return store_; }
   dynamodb::DynamoDbClient& client() { return client_; }
 
  private:
   std::unique_ptr<aws::HttpClient> http_;
   std::unique_ptr<aws::CredentialsProvider> credentials_;
   dynamodb::DynamoDbClient client_;
-  service::DynamoDbStateStore store_;
+  DynamoDbStateStore store_;
 };
 
-StatusOr<std::unique_ptr<OpenedStateStore>> OpenDynamoDb(const service::StateConfig& config,
+StatusOr<std::unique_ptr<OpenedStateStore>> OpenDynamoDb(const StateConfig& config,
                                                          http::JsonLogger& logger) {
-  DC_ASSIGN_OR_RETURN(aws::AwsServiceConfig service, service::DynamoDbServiceConfig(config));
+  DC_ASSIGN_OR_RETURN(aws::AwsServiceConfig service, DynamoDbServiceConfig(config));
   auto opened = std::make_unique<OpenedDynamoDb>(service, config.dynamodb_table);
   auto probe = opened->store().Latest(kStateProbeTable);
   if (!probe.ok() && probe.status().IsNotFound()) {
-    Status created = service::CreateServiceStateTable(
-        opened->client(), config.dynamodb_table, dynamodb::DeltaLogTableBilling::PayPerRequest());
+    Status created = CreateServiceStateTable(opened->client(), config.dynamodb_table,
+                                             dynamodb::DeltaLogTableBilling::PayPerRequest());
     if (!created.ok() && !created.IsAlreadyExists()) {
       return created.WithContext("creating the state store's DynamoDB table " +
                                  config.dynamodb_table);
@@ -60,12 +60,12 @@ StatusOr<std::unique_ptr<OpenedStateStore>> OpenDynamoDb(const service::StateCon
 
 }  // namespace
 
-StatusOr<std::unique_ptr<OpenedStateStore>> OpenStateStore(const service::StateConfig& config,
+StatusOr<std::unique_ptr<OpenedStateStore>> OpenStateStore(const StateConfig& config,
                                                            http::JsonLogger& logger) {
-  if (config.kind == service::StateConfig::Kind::kDynamoDb) return OpenDynamoDb(config, logger);
-  DC_ASSIGN_OR_RETURN(std::unique_ptr<service::SqliteStateStore> store,
-                      service::SqliteStateStore::Open({config.sqlite_path}));
+  if (config.kind == StateConfig::Kind::kDynamoDb) return OpenDynamoDb(config, logger);
+  DC_ASSIGN_OR_RETURN(std::unique_ptr<SqliteStateStore> store,
+                      SqliteStateStore::Open({config.sqlite_path}));
   return std::unique_ptr<OpenedStateStore>(std::make_unique<OpenedSqlite>(std::move(store)));
 }
 
-}  // namespace deltacommit::cli
+}  // namespace deltacommit::service

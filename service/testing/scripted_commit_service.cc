@@ -1,4 +1,4 @@
-#include "adapters/service/scripted_commit_service.h"
+#include "service/testing/scripted_commit_service.h"
 
 #include <charconv>
 #include <thread>

@@ -1,12 +1,12 @@
 // ParseCommitBody: the strict reading of POST /v1/commits bodies.
-#include "serve_commit_body.h"
+#include "service/api/commit_body.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <string>
 
-namespace deltacommit::cli {
+namespace deltacommit::service {
 namespace {
 
 using ::testing::HasSubstr;
@@ -172,4 +172,4 @@ TEST(ParseCommitBodyTest, RepeatedKeysAndDeepNestingAreRefused) {
 }
 
 }  // namespace
-}  // namespace deltacommit::cli
+}  // namespace deltacommit::service

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "adapters/service/log_store_test_util.h"
-#include "adapters/service/service_test_fixture.h"
+#include "service/testing/client/service_test_fixture.h"
 #include "deltacommit/log_path.h"
 
 namespace deltacommit::testing {

@@ -13,23 +13,19 @@
 #include "service/http/json_logger.h"
 #include "service/state/state_store.h"
 
-namespace deltacommit::cli {
-
-// A table URI no client can name (bucket names have no '_'): asked about at
-// start and by /readyz to see that the store answers.
-inline constexpr char kStateProbeTable[] = "s3://deltacommit_state_probe";
+namespace deltacommit::service {
 
 // The store and what it needs alive (for DynamoDB: its HTTP client,
 // credentials and client).
 class OpenedStateStore {
  public:
   virtual ~OpenedStateStore() = default;
-  virtual service::StateStore& store() = 0;
+  virtual StateStore& store() = 0;
 };
 
 // kFailedPrecondition / kNotFound / kPermissionDenied naming the file or
 // table when it cannot be opened; `logger` hears about a table created.
-StatusOr<std::unique_ptr<OpenedStateStore>> OpenStateStore(const service::StateConfig& config,
+StatusOr<std::unique_ptr<OpenedStateStore>> OpenStateStore(const StateConfig& config,
                                                            http::JsonLogger& logger);
 
-}  // namespace deltacommit::cli
+}  // namespace deltacommit::service

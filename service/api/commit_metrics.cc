@@ -1,11 +1,9 @@
-#include "serve_commit_metrics.h"
+#include "service/api/commit_metrics.h"
 
 #include <string>
 
-namespace deltacommit::cli {
+namespace deltacommit::service {
 namespace {
-
-using service::CommitOutcome;
 
 // Seconds: a commit is a few S3 round trips and a state store write.
 const std::vector<double> kCommitSeconds = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
@@ -62,13 +60,12 @@ CommitMetrics::CommitMetrics(http::Metrics& metrics)
                                          "appends per version).")
                           .Get()) {}
 
-void CommitMetrics::OnCommit(const service::CommitEvent& event) {
-  const std::string mode(service::CommitModeName(event.mode));
-  commits_.WithLabels({mode, std::string(service::CommitOutcomeName(event.outcome))}).Increment();
+void CommitMetrics::OnCommit(const CommitEvent& event) {
+  const std::string mode(CommitModeName(event.mode));
+  commits_.WithLabels({mode, std::string(CommitOutcomeName(event.outcome))}).Increment();
   if (event.outcome == CommitOutcome::kVersionTaken ||
       event.outcome == CommitOutcome::kVersionAhead) {
-    conflicts_.WithLabels({mode, std::string(service::CommitOutcomeName(event.outcome))})
-        .Increment();
+    conflicts_.WithLabels({mode, std::string(CommitOutcomeName(event.outcome))}).Increment();
   }
   duration_.WithLabels({mode}).Observe(std::chrono::duration<double>(event.latency).count());
 }
@@ -88,10 +85,10 @@ void CommitMetrics::OnAppendBatch(int64_t merged) {
   appends_merged_.Increment(static_cast<uint64_t>(merged));
 }
 
-void CommitMetrics::OnPublish(const service::PublishEvent& event) {
+void CommitMetrics::OnPublish(const PublishEvent& event) {
   publishes_.WithLabels({event.background ? "publisher" : "request"}).Increment();
 }
 
 void CommitMetrics::OnLogInconsistent(Version /*version*/) { inconsistent_.Increment(); }
 
-}  // namespace deltacommit::cli
+}  // namespace deltacommit::service

@@ -1,4 +1,4 @@
-// ServeApi: the handlers of the commit service's HTTP API (docs/api.md),
+// ServiceApi: the handlers of the commit service's HTTP API (docs/api.md),
 // between the HTTP server (service/http) and the commit logic
 // (service/commits):
 //   POST /v1/commits                   authenticate, parse, authorise,
@@ -16,9 +16,9 @@
 #include <optional>
 #include <string>
 
-#include "serve_commit_body.h"
-#include "serve_commit_metrics.h"
-#include "serve_replies.h"
+#include "service/api/commit_body.h"
+#include "service/api/commit_metrics.h"
+#include "service/api/replies.h"
 #include "service/commits/commit_service.h"
 #include "service/config/auth.h"
 #include "service/config/service_config.h"
@@ -28,22 +28,22 @@
 #include "service/http/router.h"
 #include "service/state/state_store.h"
 
-namespace deltacommit::cli {
+namespace deltacommit::service {
 
-// What the handlers use; each must outlive the ServeApi.
-struct ServeApiDeps {
-  const service::ServiceConfig* config = nullptr;
-  const service::Authenticator* authenticator = nullptr;
-  service::CommitService* commits = nullptr;
-  service::StateStore* state = nullptr;
+// What the handlers use; each must outlive the ServiceApi.
+struct ServiceApiDeps {
+  const ServiceConfig* config = nullptr;
+  const Authenticator* authenticator = nullptr;
+  CommitService* commits = nullptr;
+  StateStore* state = nullptr;
   CommitMetrics* commit_metrics = nullptr;
   http::Metrics* metrics = nullptr;
   http::JsonLogger* logger = nullptr;
 };
 
-class ServeApi {
+class ServiceApi {
  public:
-  explicit ServeApi(ServeApiDeps deps);
+  explicit ServiceApi(ServiceApiDeps deps);
 
   // Registers every route on `router`; the router must not outlive this.
   Status AddRoutes(http::Router& router);
@@ -60,20 +60,18 @@ class ServeApi {
 
  private:
   // The commit request for `body` from `token` in `out`, or the refusal.
-  std::optional<ApiError> Prepare(const CommitBody& body, const service::TokenConfig& token,
-                                  service::CommitRequest& out) const;
-  std::optional<ApiError> PrepareLocal(const CommitBody& body,
-                                       const service::TableUri& table) const;
-  http::Response Commit(const http::Request& request, const service::TokenConfig& token,
+  std::optional<ApiError> Prepare(const CommitBody& body, const TokenConfig& token,
+                                  CommitRequest& out) const;
+  std::optional<ApiError> PrepareLocal(const CommitBody& body, const TableUri& table) const;
+  http::Response Commit(const http::Request& request, const TokenConfig& token,
                         const CommitBody& body);
   // Logs the outcome of a commit request: `error` when refused, else
   // `reply`.
-  void LogCommit(const http::Request& request, const service::TokenConfig* token,
-                 const CommitBody* body, const ApiError* error,
-                 const service::CommitReply* reply) const;
+  void LogCommit(const http::Request& request, const TokenConfig* token, const CommitBody* body,
+                 const ApiError* error, const CommitReply* reply) const;
 
-  const ServeApiDeps deps_;
+  const ServiceApiDeps deps_;
   std::function<bool()> stopping_ = [] { return false; };
 };
 
-}  // namespace deltacommit::cli
+}  // namespace deltacommit::service

@@ -1,4 +1,4 @@
-#include "serve_commit_body.h"
+#include "service/api/commit_body.h"
 
 #include <limits>
 #include <set>
@@ -9,7 +9,7 @@
 #include "adapters/aws/credentials_internal.h"
 #include "service/config/table_uri.h"
 
-namespace deltacommit::cli {
+namespace deltacommit::service {
 namespace {
 
 using nlohmann::json;
@@ -93,7 +93,7 @@ StatusOr<json> ParseObject(std::string_view body) {
                                 std::to_string(kMaxDepth) + " deep; no field of a commit does");
   }
   if (shape.repeated) {
-    return InvalidArgumentError("field " + service::QuoteForMessage(*shape.repeated, 64) +
+    return InvalidArgumentError("field " + QuoteForMessage(*shape.repeated, 64) +
                                 " appears more than once");
   }
   if (!parsed.is_object()) {
@@ -103,9 +103,8 @@ StatusOr<json> ParseObject(std::string_view body) {
 }
 
 Status UnknownField(std::string_view where, const std::string& key, std::string_view known) {
-  return InvalidArgumentError("unknown field " + std::string(where) +
-                              service::QuoteForMessage(key, 64) + " (" +
-                              (where.empty() ? "a commit takes: " : "credentials take: ") +
+  return InvalidArgumentError("unknown field " + std::string(where) + QuoteForMessage(key, 64) +
+                              " (" + (where.empty() ? "a commit takes: " : "credentials take: ") +
                               std::string(known) + ")");
 }
 
@@ -156,9 +155,8 @@ Status ReadCredentials(const json& value, CommitBody& out) {
       DC_RETURN_IF_ERROR(ReadString(field, name, text));
       c.expiration_ms = aws::internal::ParseIso8601(text);
       if (!c.expiration_ms) {
-        out.credentials_problem =
-            "credentials.expiration " + service::QuoteForMessage(text, 40) +
-            " is not an RFC 3339 time such as 2026-11-29T23:00:00Z";
+        out.credentials_problem = "credentials.expiration " + QuoteForMessage(text, 40) +
+                                  " is not an RFC 3339 time such as 2026-11-29T23:00:00Z";
       }
     } else {
       return UnknownField("credentials.", key, kCredentialFields);
@@ -223,4 +221,4 @@ StatusOr<CommitBody> ParseCommitBody(std::string_view body) {
   return out;
 }
 
-}  // namespace deltacommit::cli
+}  // namespace deltacommit::service

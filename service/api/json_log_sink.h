@@ -15,7 +15,7 @@
 
 #include "service/http/json_logger.h"
 
-namespace deltacommit::cli {
+namespace deltacommit::service {
 
 class JsonLogSink : public spdlog::sinks::base_sink<std::mutex> {
  public:
@@ -37,4 +37,4 @@ std::shared_ptr<spdlog::logger> NewJsonSpdLogger(http::JsonLogger& logger,
                                                  const std::string& component,
                                                  http::LogLevel level);
 
-}  // namespace deltacommit::cli
+}  // namespace deltacommit::service

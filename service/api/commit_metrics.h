@@ -25,17 +25,17 @@
 #include "service/commits/commit_observer.h"
 #include "service/http/metrics.h"
 
-namespace deltacommit::cli {
+namespace deltacommit::service {
 
-class CommitMetrics : public service::CommitObserver {
+class CommitMetrics : public CommitObserver {
  public:
   // `metrics` must outlive this.
   explicit CommitMetrics(http::Metrics& metrics);
 
-  void OnCommit(const service::CommitEvent& event) override;
+  void OnCommit(const CommitEvent& event) override;
   void OnS3Error(std::string_view action, std::string_view code, long http_status) override;
   void OnStateStoreError(std::string_view operation, StatusCode code) override;
-  void OnPublish(const service::PublishEvent& event) override;
+  void OnPublish(const PublishEvent& event) override;
   void OnAppendBatch(int64_t merged) override;
   void OnLogInconsistent(Version version) override;
 
@@ -59,4 +59,4 @@ class CommitMetrics : public service::CommitObserver {
   http::Counter& appends_merged_;
 };
 
-}  // namespace deltacommit::cli
+}  // namespace deltacommit::service

@@ -19,7 +19,7 @@
 #include "deltacommit/actions.h"
 #include "deltacommit/status.h"
 
-namespace deltacommit::cli {
+namespace deltacommit::service {
 
 struct CommitBody {
   std::string table;  // as sent; the caller normalises it
@@ -45,4 +45,4 @@ struct CommitBody {
 // or a missing read_version.
 StatusOr<CommitBody> ParseCommitBody(std::string_view body);
 
-}  // namespace deltacommit::cli
+}  // namespace deltacommit::service

@@ -5,20 +5,20 @@
 
 #include <nlohmann/json.hpp>
 
-#include "serve_api.h"
-#include "serve_state_store.h"
+#include "service/api/service_api.h"
+#include "service/api/state_probe.h"
 #include "service/config/local_tables.h"
 #include "service/config/table_uri.h"
 
-namespace deltacommit::cli {
+namespace deltacommit::service {
 namespace {
 
 // `start` of GET .../commits: a decimal version, default 0.
 StatusOr<Version> StartVersion(const http::Request& request) {
   for (const auto& [name, value] : request.query) {
     if (name != "start") {
-      return InvalidArgumentError("unknown query parameter " +
-                                  service::QuoteForMessage(name, 64) + " (this takes: start)");
+      return InvalidArgumentError("unknown query parameter " + QuoteForMessage(name, 64) +
+                                  " (this takes: start)");
     }
   }
   std::optional<std::string_view> text = request.QueryParam("start");
@@ -27,15 +27,15 @@ StatusOr<Version> StartVersion(const http::Request& request) {
   auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), start);
   if (text->empty() || error != std::errc() || end != text->data() + text->size() ||
       start < 0) {
-    return InvalidArgumentError("query parameter start=" + service::QuoteForMessage(*text, 40) +
+    return InvalidArgumentError("query parameter start=" + QuoteForMessage(*text, 40) +
                                 " is not a version (0 or more)");
   }
   return start;
 }
 
-nlohmann::json PendingJson(const std::string& table, const service::PendingCommitList& list) {
+nlohmann::json PendingJson(const std::string& table, const PendingCommitList& list) {
   nlohmann::json commits = nlohmann::json::array();
-  for (const service::CommitRecord& record : list.commits) {
+  for (const CommitRecord& record : list.commits) {
     commits.push_back({{"version", record.version},
                        {"staged_file", record.staged_file},
                        {"size", record.size},
@@ -46,19 +46,18 @@ nlohmann::json PendingJson(const std::string& table, const service::PendingCommi
 
 }  // namespace
 
-http::Response ServeApi::GetPendingCommits(const http::Request& request) {
-  StatusOr<const service::TokenConfig*> token =
+http::Response ServiceApi::GetPendingCommits(const http::Request& request) {
+  StatusOr<const TokenConfig*> token =
       deps_.authenticator->Authenticate(request.Header("authorization"));
   if (!token.ok()) return ErrorAnswer(ErrorFor(token.status()));
-  StatusOr<service::TableUri> table =
-      service::NormalizeTableUri(request.PathParam("table").value_or(""));
+  StatusOr<TableUri> table = NormalizeTableUri(request.PathParam("table").value_or(""));
   if (!table.ok()) return ErrorAnswer(ErrorFor(table.status()));
-  Status allowed = service::Authorize(**token, *table, service::Action::kRead);
-  if (allowed.ok() && table->is_local()) allowed = service::CheckLocalTable(deps_.config->local, *table);
+  Status allowed = Authorize(**token, *table, Action::kRead);
+  if (allowed.ok() && table->is_local()) allowed = CheckLocalTable(deps_.config->local, *table);
   if (!allowed.ok()) return ErrorAnswer(ErrorFor(allowed));
   StatusOr<Version> start = StartVersion(request);
   if (!start.ok()) return ErrorAnswer(ErrorFor(start.status()));
-  StatusOr<service::PendingCommitList> list = deps_.commits->PendingCommits(table->uri, *start);
+  StatusOr<PendingCommitList> list = deps_.commits->PendingCommits(table->uri, *start);
   if (!list.ok()) {
     // The service's own state store failing is never the client's fault.
     const bool bad_request = list.status().code() == StatusCode::kInvalidArgument;
@@ -68,16 +67,15 @@ http::Response ServeApi::GetPendingCommits(const http::Request& request) {
   return http::Response::Json(200, PendingJson(table->uri, *list).dump());
 }
 
-http::Response ServeApi::Healthz(const http::Request& /*request*/) {
+http::Response ServiceApi::Healthz(const http::Request& /*request*/) {
   return http::Response::Json(200, R"({"status":"ok"})");
 }
 
-http::Response ServeApi::Readyz(const http::Request& request) {
+http::Response ServiceApi::Readyz(const http::Request& request) {
   if (stopping_()) {
     return http::Response::Json(503, R"({"status":"stopping"})");
   }
-  StatusOr<std::optional<service::CommitRecord>> probe =
-      deps_.state->Latest(kStateProbeTable);
+  StatusOr<std::optional<CommitRecord>> probe = deps_.state->Latest(kStateProbeTable);
   if (!probe.ok()) {
     // The details (paths, table names) go to the log, not to anyone who asks.
     deps_.logger->Warn("not ready", {{"request_id", request.request_id},
@@ -92,7 +90,7 @@ http::Response ServeApi::Readyz(const http::Request& request) {
   return http::Response::Json(200, R"({"status":"ready"})");
 }
 
-http::Response ServeApi::MetricsText(const http::Request& /*request*/) {
+http::Response ServiceApi::MetricsText(const http::Request& /*request*/) {
   deps_.commit_metrics->SetScheduledTables(deps_.commits->publisher().ScheduledTables());
   http::Response response;
   response.status = 200;
@@ -101,4 +99,4 @@ http::Response ServeApi::MetricsText(const http::Request& /*request*/) {
   return response;
 }
 
-}  // namespace deltacommit::cli
+}  // namespace deltacommit::service

@@ -1,4 +1,4 @@
-#include "serve_process.h"
+#include "service/process/service_process.h"
 
 #include <csignal>
 #include <cstdio>
@@ -6,25 +6,36 @@
 #include <iostream>
 #include <memory>
 
-#include "output.h"
-#include "serve_api.h"
-#include "serve_commit_metrics.h"
-#include "serve_log_sink.h"
-#include "serve_state_store.h"
+#include "service/api/commit_metrics.h"
+#include "service/api/json_log_sink.h"
+#include "service/api/service_api.h"
 #include "service/commits/commit_service.h"
 #include "service/commits/s3_object_store_factory.h"
 #include "service/commits/table_store_factory.h"
 #include "service/config/auth.h"
 #include "service/http/http_server.h"
 #include "service/http/run_until_signal.h"
+#include "service/process/open_state_store.h"
 
-namespace deltacommit::cli {
+namespace deltacommit::service {
 namespace {
 
 using std::chrono::milliseconds;
 
-http::HttpServerOptions ServerOptions(const service::ServiceConfig& config) {
-  const service::ServerConfig& s = config.server;
+// Prints "error: <status>" to stderr, as the CLI prints its errors, and
+// returns the code the CLI gives that Status.
+ServiceExitCode ReportError(const Status& status) {
+  std::cerr << "error: " << status.ToString() << "\n";
+  switch (status.code()) {
+    case StatusCode::kOk: return ServiceExitCode::kOk;
+    case StatusCode::kInvalidArgument: return ServiceExitCode::kBadInput;
+    case StatusCode::kNotFound: return ServiceExitCode::kNotFound;
+    default: return ServiceExitCode::kError;
+  }
+}
+
+http::HttpServerOptions ServerOptions(const ServiceConfig& config) {
+  const ServerConfig& s = config.server;
   http::HttpServerOptions o;
   o.address = s.listen_host;
   o.port = s.listen_port;
@@ -42,8 +53,8 @@ http::HttpServerOptions ServerOptions(const service::ServiceConfig& config) {
   return o;
 }
 
-service::CommitServiceOptions CommitOptions(const service::ServiceConfig& config) {
-  service::CommitServiceOptions o;
+CommitServiceOptions CommitOptions(const ServiceConfig& config) {
+  CommitServiceOptions o;
   o.limits.max_commit_bytes = config.commits.max_commit_bytes;
   o.limits.max_actions = config.commits.max_actions;
   o.min_credentials_validity_ms = config.commits.min_credentials_validity_ms;
@@ -78,7 +89,7 @@ Status WritePortFile(const std::string& path, uint16_t port) {
 // so destroyed in reverse: the server first, the state store last).
 class Service {
  public:
-  Service(const service::ServiceConfig& config, http::JsonLogger& logger,
+  Service(const ServiceConfig& config, http::JsonLogger& logger,
           std::unique_ptr<OpenedStateStore> state, http::LogLevel level)
       : config_(config),
         logger_(logger),
@@ -91,7 +102,7 @@ class Service {
         api_({&config_, &authenticator_, &commits_, &state_->store(), &commit_metrics_, &metrics_,
               &logger_}) {}
 
-  int Run(const std::string& port_file) {
+  ServiceExitCode Run(const std::string& port_file) {
     http::Router router;
     if (Status routes = api_.AddRoutes(router); !routes.ok()) return ReportError(routes);
     http::HttpServer server(ServerOptions(config_), std::move(router), &metrics_, &logger_);
@@ -114,39 +125,38 @@ class Service {
     commits_.publisher().Stop();
     logger_.Info("shut down", {{"signal", signal},
                                {"tables_left_to_publish", commits_.publisher().ScheduledTables()}});
-    return kExitOk;
+    return ServiceExitCode::kOk;
   }
 
  private:
-  service::CommitServiceOptions WithObservers(service::CommitServiceOptions options,
-                                              http::LogLevel level) {
+  CommitServiceOptions WithObservers(CommitServiceOptions options, http::LogLevel level) {
     options.observer = &commit_metrics_;
     options.logger = NewJsonSpdLogger(logger_, "commits", level);
     return options;
   }
 
-  const service::ServiceConfig& config_;
+  const ServiceConfig& config_;
   http::JsonLogger& logger_;
   std::unique_ptr<OpenedStateStore> state_;
   http::Metrics metrics_;
   CommitMetrics commit_metrics_;
   std::unique_ptr<aws::HttpClient> s3_http_ = aws::NewCurlHttpClient();
-  service::S3ObjectStoreFactory s3_stores_;
-  service::TableStoreFactory stores_;  // S3 and [local] tables
-  service::CommitService commits_;
-  service::Authenticator authenticator_;
-  ServeApi api_;
+  S3ObjectStoreFactory s3_stores_;
+  TableStoreFactory stores_;  // S3 and [local] tables
+  CommitService commits_;
+  Authenticator authenticator_;
+  ServiceApi api_;
 };
 
 }  // namespace
 
-int RunServe(const ServeOptions& options) {
+ServiceExitCode RunService(const ServiceOptions& options) {
   // A peer closing its socket must not kill the process.
   std::signal(SIGPIPE, SIG_IGN);
-  StatusOr<service::ServiceConfig> config = service::LoadServiceConfig(options.config_path);
+  StatusOr<ServiceConfig> config = LoadServiceConfig(options.config_path);
   if (!config.ok()) {
     ReportError(config.status());
-    return kExitBadInput;
+    return ServiceExitCode::kBadInput;
   }
   http::JsonLogger logger(std::cerr, options.log_level);
   if (config->tokens.empty()) {
@@ -156,10 +166,10 @@ int RunServe(const ServeOptions& options) {
   StatusOr<std::unique_ptr<OpenedStateStore>> state = OpenStateStore(config->state, logger);
   if (!state.ok()) {
     ReportError(state.status());
-    return kExitError;
+    return ServiceExitCode::kError;
   }
   Service running(*config, logger, std::move(state).value(), options.log_level);
   return running.Run(options.port_file);
 }
 
-}  // namespace deltacommit::cli
+}  // namespace deltacommit::service

@@ -15,7 +15,7 @@
 #include "adapters/aws/credentials.h"
 #include "adapters/aws/http.h"
 #include "adapters/service/http_commit_service_client.h"
-#include "adapters/service/scripted_commit_service.h"
+#include "service/testing/scripted_commit_service.h"
 #include "testing/fake_clock.h"
 #include "testing/memory_object_store.h"
 

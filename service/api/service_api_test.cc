@@ -1,4 +1,4 @@
-// ServeApi's handlers called directly (no sockets) over the real commit
+// ServiceApi's handlers called directly (no sockets) over the real commit
 // logic on MemoryObjectStores and a SQLite state store: the status codes,
 // bodies, logs and metrics of docs/api.md. The same contract against a real
 // `deltacommit serve` on RGW is tests/integration/serve_api_test.cc.
@@ -15,12 +15,12 @@
 #include "adapters/aws/credentials_internal.h"
 #include "contract/temp_dir.h"
 #include "deltacommit/log_path.h"
-#include "serve_api.h"
+#include "service/api/service_api.h"
 #include "service/commits/testing/commit_requests.h"
 #include "service/commits/testing/memory_store_factory.h"
 #include "service/state/sqlite_state_store.h"
 
-namespace deltacommit::cli {
+namespace deltacommit::service {
 namespace {
 
 using ::testing::HasSubstr;
@@ -39,12 +39,12 @@ name = "eu"
 url = "https://eu.example.internal"
 [[token]]
 name = "writer"
-sha256 = ")" + service::HashToken(kWriterToken) + R"("
+sha256 = ")" + HashToken(kWriterToken) + R"("
 tables = ["s3://bucket/data"]
 actions = ["commit", "read"]
 [[token]]
 name = "reader"
-sha256 = ")" + service::HashToken(kReaderToken) + R"("
+sha256 = ")" + HashToken(kReaderToken) + R"("
 tables = ["s3://bucket"]
 actions = ["read"]
 )";
@@ -53,19 +53,19 @@ actions = ["read"]
 class ServeHandlersTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto config = service::ParseServiceConfig(Config(), "test.toml");
+    auto config = ParseServiceConfig(Config(), "test.toml");
     ASSERT_TRUE(config.ok()) << config.status().ToString();
     config_ = *config;
-    auto state = service::SqliteStateStore::Open({dir_.path() + "/state.db"});
+    auto state = SqliteStateStore::Open({dir_.path() + "/state.db"});
     ASSERT_TRUE(state.ok()) << state.status().ToString();
     state_ = std::move(state).value();
-    service::CommitServiceOptions options;
+    CommitServiceOptions options;
     options.observer = &commit_metrics_;
-    commits_ = std::make_unique<service::CommitService>(*state_, stores_, options);
-    authenticator_ = std::make_unique<service::Authenticator>(config_.tokens);
-    api_ = std::make_unique<ServeApi>(ServeApiDeps{&config_, authenticator_.get(), commits_.get(),
-                                                   state_.get(), &commit_metrics_, &metrics_,
-                                                   &logger_});
+    commits_ = std::make_unique<CommitService>(*state_, stores_, options);
+    authenticator_ = std::make_unique<Authenticator>(config_.tokens);
+    api_ = std::make_unique<ServiceApi>(ServiceApiDeps{&config_, authenticator_.get(),
+                                                       commits_.get(), state_.get(),
+                                                       &commit_metrics_, &metrics_, &logger_});
   }
 
   http::Request Post(json body, const std::string& token = kWriterToken) {
@@ -106,8 +106,8 @@ class ServeHandlersTest : public ::testing::Test {
   }
 
   TempDir dir_;
-  service::ServiceConfig config_;
-  std::unique_ptr<service::SqliteStateStore> state_;
+  ServiceConfig config_;
+  std::unique_ptr<SqliteStateStore> state_;
   st::MemoryStoreFactory stores_{st::kTestSecret};
   http::Metrics metrics_;
   CommitMetrics commit_metrics_{metrics_};
@@ -117,9 +117,9 @@ class ServeHandlersTest : public ::testing::Test {
     std::lock_guard<std::mutex> lock(mu_);
     logs_ += line;
   }};
-  std::unique_ptr<service::CommitService> commits_;
-  std::unique_ptr<service::Authenticator> authenticator_;
-  std::unique_ptr<ServeApi> api_;
+  std::unique_ptr<CommitService> commits_;
+  std::unique_ptr<Authenticator> authenticator_;
+  std::unique_ptr<ServiceApi> api_;
   const std::string table_ = "s3://bucket/data/t";
 };
 
@@ -268,4 +268,4 @@ TEST_F(ServeHandlersTest, LogsNameTheClientButNeverTheCredentials) {
 }
 
 }  // namespace
-}  // namespace deltacommit::cli
+}  // namespace deltacommit::service

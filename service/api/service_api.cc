@@ -2,7 +2,7 @@
 // with several problems gets: 401 before anything is read, then 400 for
 // the body and the table URI, 403 for the token and the endpoint, then 422
 // for the credentials, and only then the commit logic (which writes).
-#include "serve_api.h"
+#include "service/api/service_api.h"
 
 #include <nlohmann/json.hpp>
 
@@ -10,24 +10,24 @@
 #include "service/config/s3_endpoints.h"
 #include "service/config/table_uri.h"
 
-namespace deltacommit::cli {
+namespace deltacommit::service {
 
-ServeApi::ServeApi(ServeApiDeps deps) : deps_(deps) {}
+ServiceApi::ServiceApi(ServiceApiDeps deps) : deps_(deps) {}
 
-Status ServeApi::AddRoutes(http::Router& router) {
-  auto bind = [this](http::Response (ServeApi::*handler)(const http::Request&)) {
+Status ServiceApi::AddRoutes(http::Router& router) {
+  auto bind = [this](http::Response (ServiceApi::*handler)(const http::Request&)) {
     return [this, handler](const http::Request& request) { return (this->*handler)(request); };
   };
-  DC_RETURN_IF_ERROR(router.Add("POST", "/v1/commits", bind(&ServeApi::PostCommit)));
+  DC_RETURN_IF_ERROR(router.Add("POST", "/v1/commits", bind(&ServiceApi::PostCommit)));
   DC_RETURN_IF_ERROR(
-      router.Add("GET", "/v1/tables/{table}/commits", bind(&ServeApi::GetPendingCommits)));
-  DC_RETURN_IF_ERROR(router.Add("GET", "/healthz", bind(&ServeApi::Healthz)));
-  DC_RETURN_IF_ERROR(router.Add("GET", "/readyz", bind(&ServeApi::Readyz)));
-  return router.Add("GET", "/metrics", bind(&ServeApi::MetricsText));
+      router.Add("GET", "/v1/tables/{table}/commits", bind(&ServiceApi::GetPendingCommits)));
+  DC_RETURN_IF_ERROR(router.Add("GET", "/healthz", bind(&ServiceApi::Healthz)));
+  DC_RETURN_IF_ERROR(router.Add("GET", "/readyz", bind(&ServiceApi::Readyz)));
+  return router.Add("GET", "/metrics", bind(&ServiceApi::MetricsText));
 }
 
-http::Response ServeApi::PostCommit(const http::Request& request) {
-  StatusOr<const service::TokenConfig*> token =
+http::Response ServiceApi::PostCommit(const http::Request& request) {
+  StatusOr<const TokenConfig*> token =
       deps_.authenticator->Authenticate(request.Header("authorization"));
   if (!token.ok()) {
     ApiError error = ErrorFor(token.status());
@@ -43,25 +43,24 @@ http::Response ServeApi::PostCommit(const http::Request& request) {
   return Commit(request, **token, *body);
 }
 
-std::optional<ApiError> ServeApi::Prepare(const CommitBody& body,
-                                          const service::TokenConfig& token,
-                                          service::CommitRequest& out) const {
-  StatusOr<service::TableUri> table = service::NormalizeTableUri(body.table);
+std::optional<ApiError> ServiceApi::Prepare(const CommitBody& body, const TokenConfig& token,
+                                            CommitRequest& out) const {
+  StatusOr<TableUri> table = NormalizeTableUri(body.table);
   if (!table.ok()) return ErrorFor(table.status());
   if (body.staged_file) {
-    Status staged = service::ValidateStagedCommitKey(*body.staged_file, body.version);
+    Status staged = ValidateStagedCommitKey(*body.staged_file, body.version);
     if (!staged.ok()) return ErrorFor(staged);
   }
-  Status allowed = service::Authorize(token, *table, service::Action::kCommit);
+  Status allowed = Authorize(token, *table, Action::kCommit);
   if (!allowed.ok()) return ErrorFor(allowed);
   out.access.table = table->uri;
   if (table->is_local()) {
     if (std::optional<ApiError> refused = PrepareLocal(body, *table)) return refused;
     out.access.endpoint = {"local", {}, /*enforces_if_none_match=*/true};
-    out.access.local_root = service::LocalRootOf(deps_.config->local, *table).value_or("");
+    out.access.local_root = LocalRootOf(deps_.config->local, *table).value_or("");
   } else {
-    StatusOr<service::S3EndpointConfig> endpoint =
-        service::ResolveS3Endpoint(deps_.config->s3, table->bucket, body.endpoint);
+    StatusOr<S3EndpointConfig> endpoint =
+        ResolveS3Endpoint(deps_.config->s3, table->bucket, body.endpoint);
     if (!endpoint.ok()) return ErrorFor(endpoint.status());
     if (body.credentials_problem) {
       return ApiError{422, "credentials_invalid", *body.credentials_problem, {}, {}};
@@ -80,9 +79,9 @@ std::optional<ApiError> ServeApi::Prepare(const CommitBody& body,
 // A local table: under a [local] root, and with nothing that only an S3
 // table takes (refused rather than ignored: a client sending AWS secrets to
 // a service that does not need them has mistaken the table).
-std::optional<ApiError> ServeApi::PrepareLocal(const CommitBody& body,
-                                               const service::TableUri& table) const {
-  Status served = service::CheckLocalTable(deps_.config->local, table);
+std::optional<ApiError> ServiceApi::PrepareLocal(const CommitBody& body,
+                                                 const TableUri& table) const {
+  Status served = CheckLocalTable(deps_.config->local, table);
   if (!served.ok()) return ErrorFor(served);
   if (!body.endpoint.empty()) {
     return ErrorFor(InvalidArgumentError("field \"endpoint\": " + table.uri +
@@ -96,23 +95,23 @@ std::optional<ApiError> ServeApi::PrepareLocal(const CommitBody& body,
   return std::nullopt;
 }
 
-http::Response ServeApi::Commit(const http::Request& request, const service::TokenConfig& token,
-                                const CommitBody& body) {
-  service::CommitRequest commit;
+http::Response ServiceApi::Commit(const http::Request& request, const TokenConfig& token,
+                                  const CommitBody& body) {
+  CommitRequest commit;
   if (std::optional<ApiError> refused = Prepare(body, token, commit)) {
     LogCommit(request, &token, &body, &*refused, nullptr);
     return ErrorAnswer(*refused);
   }
   deps_.commit_metrics->CommitStarted();
-  service::CommitReply reply = deps_.commits->Commit(commit);
+  CommitReply reply = deps_.commits->Commit(commit);
   deps_.commit_metrics->CommitFinished();
   LogCommit(request, &token, &body, nullptr, &reply);
   return CommitReplyResponse(reply);
 }
 
-void ServeApi::LogCommit(const http::Request& request, const service::TokenConfig* token,
-                         const CommitBody* body, const ApiError* refused,
-                         const service::CommitReply* reply) const {
+void ServiceApi::LogCommit(const http::Request& request, const TokenConfig* token,
+                           const CommitBody* body, const ApiError* refused,
+                           const CommitReply* reply) const {
   const ApiError error = refused  ? *refused
                          : !reply->ok() ? ErrorFor(*reply)
                                         : ApiError{200, "", "", {}, {}};
@@ -150,4 +149,4 @@ void ServeApi::LogCommit(const http::Request& request, const service::TokenConfi
   deps_.logger->Log(level, "commit", fields);
 }
 
-}  // namespace deltacommit::cli
+}  // namespace deltacommit::service

@@ -9,7 +9,7 @@
 #include <functional>
 
 #include "adapters/service/log_store_test_util.h"
-#include "adapters/service/service_test_fixture.h"
+#include "service/testing/client/service_test_fixture.h"
 #include "deltacommit/log_path.h"
 #include "testing/forwarding_object_store.h"
 

@@ -1,10 +1,8 @@
-#include "serve_replies.h"
+#include "service/api/replies.h"
 
 #include <nlohmann/json.hpp>
 
-namespace deltacommit::cli {
-
-using service::CommitOutcome;
+namespace deltacommit::service {
 
 int HttpStatusFor(CommitOutcome outcome) {
   switch (outcome) {
@@ -37,11 +35,11 @@ ApiError ErrorFor(const Status& status) {
   }
 }
 
-ApiError ErrorFor(const service::CommitReply& reply) {
+ApiError ErrorFor(const CommitReply& reply) {
   const bool conflict = reply.outcome == CommitOutcome::kVersionTaken ||
                         reply.outcome == CommitOutcome::kVersionAhead ||
                         reply.outcome == CommitOutcome::kMetadataChanged;
-  return {HttpStatusFor(reply.outcome), std::string(service::CommitOutcomeName(reply.outcome)),
+  return {HttpStatusFor(reply.outcome), std::string(CommitOutcomeName(reply.outcome)),
           reply.message, conflict ? std::optional<Version>(reply.latest.value_or(-1)) : std::nullopt,
           reply.reason};
 }
@@ -61,7 +59,7 @@ http::Response ErrorAnswer(const ApiError& error) {
   return response;
 }
 
-http::Response CommitReplyResponse(const service::CommitReply& reply) {
+http::Response CommitReplyResponse(const CommitReply& reply) {
   if (!reply.ok()) return ErrorAnswer(ErrorFor(reply));
   nlohmann::json body = {{"version", reply.version}, {"published", reply.published}};
   if (reply.merged > 0) body["merged"] = reply.merged;
@@ -69,4 +67,4 @@ http::Response CommitReplyResponse(const service::CommitReply& reply) {
   return http::Response::Json(200, body.dump());
 }
 
-}  // namespace deltacommit::cli
+}  // namespace deltacommit::service

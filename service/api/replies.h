@@ -16,7 +16,7 @@
 #include "service/commits/commit_types.h"
 #include "service/http/http_message.h"
 
-namespace deltacommit::cli {
+namespace deltacommit::service {
 
 struct ApiError {
   int status = 500;
@@ -27,7 +27,7 @@ struct ApiError {
 };
 
 // 200, 409, 409, 400, 413, 422, 424, 503, 500 (log_inconsistent).
-int HttpStatusFor(service::CommitOutcome outcome);
+int HttpStatusFor(CommitOutcome outcome);
 
 // The refusal of a Status that stopped a request before the commit logic:
 // kInvalidArgument 400 bad_request, kUnauthenticated 401 unauthenticated,
@@ -36,11 +36,11 @@ int HttpStatusFor(service::CommitOutcome outcome);
 ApiError ErrorFor(const Status& status);
 
 // The refusal of a commit reply that is not OK.
-ApiError ErrorFor(const service::CommitReply& reply);
+ApiError ErrorFor(const CommitReply& reply);
 
 http::Response ErrorAnswer(const ApiError& error);
 
 // 200 {"version": v, "published": b}, or ErrorAnswer(ErrorFor(reply)).
-http::Response CommitReplyResponse(const service::CommitReply& reply);
+http::Response CommitReplyResponse(const CommitReply& reply);
 
-}  // namespace deltacommit::cli
+}  // namespace deltacommit::service

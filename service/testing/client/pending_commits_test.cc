@@ -3,7 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "adapters/service/service_test_fixture.h"
+#include "service/testing/client/service_test_fixture.h"
 #include "deltacommit/log_path.h"
 
 namespace deltacommit::testing {
