@@ -13,6 +13,7 @@
 
 #include "commands.h"
 #include "deltacommit/action_json.h"
+#include "deltacommit/commit_rules.h"
 #include "deltacommit/transaction.h"
 #include "output.h"
 #include "table_flags.h"
@@ -82,28 +83,13 @@ StatusOr<TransactionOptions> Options(const CommitArgs& args) {
   return o;
 }
 
-// A read predicate on a column that is not a partition column would match
-// no file's partition values and so guard nothing: refused.
-Status CheckPartitionColumns(const std::string& text, const PartitionPredicate& predicate,
-                             const Metadata& metadata) {
-  const std::vector<std::string>& columns = metadata.partition_columns;
-  for (const PartitionFilter& f : predicate) {
-    if (std::find(columns.begin(), columns.end(), f.column) != columns.end()) continue;
-    std::string known;
-    for (const std::string& c : columns) known += (known.empty() ? "" : ", ") + c;
-    return InvalidArgumentError("--read-partition \"" + text + "\": \"" + f.column +
-                                "\" is not a partition column of the table (" +
-                                (known.empty() ? "it has none" : "it has " + known) + ")");
-  }
-  return OkStatus();
-}
-
 Status Prepare(const CommitArgs& args, const Snapshot& snapshot, Transaction& txn,
                std::vector<Action> actions) {
   if (args.read_whole_table) txn.ReadWholeTable();
   for (const std::string& p : args.read_partitions) {
     DC_ASSIGN_OR_RETURN(PartitionPredicate predicate, ParsePartitionPredicate(p));
-    DC_RETURN_IF_ERROR(CheckPartitionColumns(p, predicate, snapshot.metadata()));
+    DC_RETURN_IF_ERROR(CheckReadPredicate(predicate, snapshot.metadata())
+                           .WithContext("--read-partition \"" + p + "\""));
     txn.AddReadPredicate(std::move(predicate));
   }
   if (!args.app_id.empty()) {

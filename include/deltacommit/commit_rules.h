@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "deltacommit/actions.h"
+#include "deltacommit/conflict.h"
 #include "deltacommit/snapshot.h"
 #include "deltacommit/status.h"
 
@@ -85,5 +86,10 @@ class CommitChecker {
   std::optional<std::string> first_data_remove_;  // its path
   std::vector<std::string> domains_;
 };
+
+// A read predicate guards only partition columns: on any other column it
+// would match no file's partition values and so guard nothing.
+// kInvalidArgument naming the column and the table's partition columns.
+Status CheckReadPredicate(const PartitionPredicate& predicate, const Metadata& metadata);
 
 }  // namespace deltacommit

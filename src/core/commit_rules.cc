@@ -1,5 +1,7 @@
 #include "deltacommit/commit_rules.h"
 
+#include <algorithm>
+
 #include <simdjson.h>
 
 #include <string>
@@ -230,6 +232,18 @@ Status CheckCommitActions(const CommitBase& base, const std::vector<Action>& act
   CommitChecker checker{std::string(base.table_uri)};
   for (const Action& action : actions) DC_RETURN_IF_ERROR(checker.Add(action));
   return checker.Finish(base);
+}
+
+Status CheckReadPredicate(const PartitionPredicate& predicate, const Metadata& metadata) {
+  const std::vector<std::string>& columns = metadata.partition_columns;
+  for (const PartitionFilter& f : predicate) {
+    if (std::find(columns.begin(), columns.end(), f.column) != columns.end()) continue;
+    std::string known;
+    for (const std::string& c : columns) known += (known.empty() ? "" : ", ") + c;
+    return InvalidArgumentError("\"" + f.column + "\" is not a partition column of the table (" +
+                                (known.empty() ? "it has none" : "it has " + known) + ")");
+  }
+  return OkStatus();
 }
 
 }  // namespace deltacommit

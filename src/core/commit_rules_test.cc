@@ -197,3 +197,21 @@ TEST(CommitCheckerTest, SaysWhenItNeedsTheTablesState) {
 
 }  // namespace
 }  // namespace deltacommit
+
+namespace deltacommit {
+namespace {
+
+TEST(CheckReadPredicateTest, OnlyPartitionColumnsMayBeGuarded) {
+  Metadata m;
+  m.partition_columns = {"day", "region"};
+  EXPECT_TRUE(CheckReadPredicate({{"day", {std::string("1")}}}, m).ok());
+  Status other = CheckReadPredicate({{"day", {std::string("1")}}, {"id", {std::nullopt}}}, m);
+  EXPECT_EQ(other.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(other.message(), "\"id\" is not a partition column of the table (it has day, region)");
+  m.partition_columns.clear();
+  EXPECT_EQ(CheckReadPredicate({{"day", {std::string("1")}}}, m).message(),
+            "\"day\" is not a partition column of the table (it has none)");
+}
+
+}  // namespace
+}  // namespace deltacommit

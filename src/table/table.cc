@@ -7,6 +7,7 @@
 
 #include "deltacommit/action_json.h"
 #include "deltacommit/commit_coordinator.h"
+#include "deltacommit/commit_rules.h"
 #include "deltacommit/log_path.h"
 #include "deltacommit/table_features.h"
 #include "table/auto_checkpoint.h"
@@ -175,24 +176,6 @@ StatusOr<CommitOutcome> Table::Commit(Transaction& transaction) {
   return outcome;
 }
 
-namespace {
-
-// A read predicate on a column that is not a partition column would match
-// no file's partition values and so guard nothing: refused.
-Status CheckPartitionColumns(const PartitionPredicate& predicate, const Metadata& metadata) {
-  const std::vector<std::string>& columns = metadata.partition_columns;
-  for (const PartitionFilter& f : predicate) {
-    if (std::find(columns.begin(), columns.end(), f.column) != columns.end()) continue;
-    std::string known;
-    for (const std::string& c : columns) known += (known.empty() ? "" : ", ") + c;
-    return InvalidArgumentError("read predicate on \"" + f.column +
-                                "\": not a partition column of the table (" +
-                                (known.empty() ? "it has none" : "it has " + known) + ")");
-  }
-  return OkStatus();
-}
-
-}  // namespace
 
 StatusOr<CommitOutcome> Table::Commit(std::vector<Action> actions, CommitOptions options) {
   std::shared_ptr<const deltacommit::Snapshot> read;
@@ -202,7 +185,8 @@ StatusOr<CommitOutcome> Table::Commit(std::vector<Action> actions, CommitOptions
     DC_ASSIGN_OR_RETURN(read, Update());
   }
   for (const PartitionPredicate& p : options.read_predicates) {
-    DC_RETURN_IF_ERROR(CheckPartitionColumns(p, read->metadata()).WithContext(state_->Context()));
+    DC_RETURN_IF_ERROR(
+        CheckReadPredicate(p, read->metadata()).WithContext(state_->Context() + ": read predicate"));
   }
   DC_ASSIGN_OR_RETURN(Transaction txn, NewTransaction(std::move(options.transaction), read));
   if (options.read_whole_table) txn.ReadWholeTable();

@@ -320,17 +320,14 @@ std::optional<std::string> TableAdapters::ReadAroundCoordinatorWarning(const Sna
 StatusOr<std::unique_ptr<TableAdapters>> OpenTableAdapters(std::string_view table,
                                                            const TableOptions& options,
                                                            const Warn& warn) {
-  StatusOr<std::unique_ptr<TableAdapters>> open = InvalidArgumentError("table: empty path");
-  if (IsS3Uri(table)) {
-    open = OpenS3(table, options, warn);
-  } else if (auto colon = table.find("://");
-             colon != std::string_view::npos && !table.starts_with("file://")) {
+  if (auto colon = table.find("://"); colon != std::string_view::npos && !IsS3Uri(table) &&
+                                       !table.starts_with("file://")) {
     return InvalidArgumentError(
         "table \"" + std::string(table) + "\": scheme \"" + std::string(table.substr(0, colon)) +
         "\" is not supported (local paths, file://, s3://, s3a://, s3n://)");
-  } else {
-    open = OpenLocal(table, options);
   }
+  StatusOr<std::unique_ptr<TableAdapters>> open =
+      IsS3Uri(table) ? OpenS3(table, options, warn) : OpenLocal(table, options);
   if (open.ok()) (*open)->parquet = std::make_unique<LazyParquetHandler>();
   return open;
 }

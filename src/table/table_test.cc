@@ -172,7 +172,7 @@ TEST_F(TableTest, AReadPredicateOnANonPartitionColumnIsRefused) {
   options.read_predicates = {{PartitionFilter{"id", {std::string("1")}}}};
   StatusOr<CommitOutcome> outcome = table.Commit({File("a")}, options);
   EXPECT_EQ(outcome.status().code(), StatusCode::kInvalidArgument);
-  EXPECT_THAT(outcome.status().message(), HasSubstr("\"id\": not a partition column"));
+  EXPECT_THAT(outcome.status().message(), HasSubstr("read predicate: \"id\" is not a partition column"));
 }
 
 TEST_F(TableTest, RefusedPathsLeaveTheTableUnchanged) {
