@@ -26,8 +26,8 @@
 #include "bench_writers.h"
 #include "commands.h"
 #include "deltacommit/log_path.h"
-#include "output.h"
-#include "self_process.h"
+#include "shared/output.h"
+#include "shared/self_process.h"
 
 namespace deltacommit::cli {
 namespace {

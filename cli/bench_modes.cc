@@ -5,8 +5,8 @@
 #include <filesystem>
 
 #include "deltacommit/log_path.h"
-#include "self_process.h"
 #include "service/config/auth.h"
+#include "shared/self_process.h"
 
 namespace deltacommit::cli {
 namespace {

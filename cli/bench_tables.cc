@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_modes.h"
-#include "self_process.h"
+#include "shared/self_process.h"
 
 namespace deltacommit::cli {
 namespace {

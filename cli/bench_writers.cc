@@ -1,6 +1,6 @@
 #include "bench_writers.h"
 
-#include "self_process.h"
+#include "shared/self_process.h"
 
 namespace deltacommit::cli {
 

@@ -15,8 +15,8 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "output.h"
-#include "progress_line.h"
+#include "shared/output.h"
+#include "shared/progress_line.h"
 #include "table/data_staging.h"
 #include "table_flags.h"
 

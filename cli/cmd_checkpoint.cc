@@ -12,7 +12,7 @@
 #include "deltacommit/checkpoint.h"
 #include "deltacommit/clock.h"
 #include "deltacommit/snapshot.h"
-#include "output.h"
+#include "shared/output.h"
 #include "table_flags.h"
 
 namespace deltacommit::cli {

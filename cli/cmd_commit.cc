@@ -15,7 +15,7 @@
 #include "deltacommit/action_json.h"
 #include "deltacommit/commit_rules.h"
 #include "deltacommit/transaction.h"
-#include "output.h"
+#include "shared/output.h"
 #include "table_flags.h"
 
 namespace deltacommit::cli {

@@ -12,7 +12,7 @@
 #include "deltacommit/log_path.h"
 #include "deltacommit/schema.h"
 #include "deltacommit/transaction.h"
-#include "output.h"
+#include "shared/output.h"
 #include "table_flags.h"
 
 namespace deltacommit::cli {

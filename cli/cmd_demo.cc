@@ -24,12 +24,12 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "deltacommit/log_path.h"
 #include "demo.h"
-#include "output.h"
-#include "self_process.h"
 #include "serve_child.h"
 #include "service/config/auth.h"
-#include "deltacommit/log_path.h"
+#include "shared/output.h"
+#include "shared/self_process.h"
 
 namespace deltacommit::cli {
 

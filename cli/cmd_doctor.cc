@@ -7,7 +7,7 @@
 #include "commands.h"
 #include "doctor.h"
 #include "iam_policy.h"
-#include "output.h"
+#include "shared/output.h"
 #include "table_flags.h"
 
 namespace deltacommit::cli {

@@ -10,8 +10,8 @@
 #include "adapters/dynamodb/dynamodb_coordination_table.h"
 #include "commands.h"
 #include "dynamodb_commands.h"
+#include "shared/output.h"
 #include "table/dynamodb_settings.h"
-#include "output.h"
 #include "table_flags.h"
 
 namespace deltacommit::cli {

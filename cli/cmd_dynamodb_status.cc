@@ -12,7 +12,7 @@
 #include "dynamodb_commands.h"
 #include "dynamodb_findings.h"
 #include "dynamodb_inspect.h"
-#include "output.h"
+#include "shared/output.h"
 
 namespace deltacommit::cli {
 namespace {

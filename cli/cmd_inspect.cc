@@ -8,7 +8,7 @@
 #include "commands.h"
 #include "deltacommit/log_check.h"
 #include "deltacommit/log_path.h"
-#include "output.h"
+#include "shared/output.h"
 #include "table_flags.h"
 
 namespace deltacommit::cli {

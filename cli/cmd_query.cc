@@ -8,8 +8,8 @@
 
 #include "adapters/parquet/data_file_handler.h"
 #include "commands.h"
+#include "shared/output.h"
 #include "table/data_staging.h"
-#include "output.h"
 #include "table_flags.h"
 
 namespace deltacommit::cli {

@@ -7,9 +7,9 @@
 #include <string>
 
 #include "commands.h"
-#include "output.h"
 #include "service/config/auth.h"
 #include "service/process/service_process.h"
+#include "shared/output.h"
 
 namespace deltacommit::cli {
 namespace {

@@ -12,7 +12,7 @@
 
 #include "deltacommit/status.h"
 #include "deltacommit/transaction.h"
-#include "self_process.h"  // RunSelf, SelfPath
+#include "shared/self_process.h"  // RunSelf, SelfPath
 
 namespace deltacommit::cli {
 

@@ -15,7 +15,7 @@
 #include "deltacommit/table_features.h"
 #include "deltacommit/transaction.h"
 #include "demo.h"
-#include "output.h"
+#include "shared/output.h"
 #include "table_flags.h"
 
 namespace deltacommit::cli {

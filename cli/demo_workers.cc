@@ -16,7 +16,7 @@
 #include "deltacommit/log_path.h"
 #include "deltacommit/transaction.h"
 #include "demo.h"
-#include "output.h"
+#include "shared/output.h"
 #include "table_flags.h"
 
 namespace deltacommit::cli {

@@ -4,7 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.h"
-#include "output.h"
+#include "shared/output.h"
 
 namespace {
 

@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "adapters/aws/aws_config.h"
-#include "self_process.h"
+#include "shared/self_process.h"
 
 namespace deltacommit::cli {
 namespace {

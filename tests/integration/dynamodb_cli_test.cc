@@ -15,7 +15,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-constexpr int kNeedsRepair = 4;  // cli/output.h kExitUnsound
+constexpr int kNeedsRepair = 4;  // cli/shared/output.h kExitUnsound
 
 class DynamoDbCliTest : public S3DynamoDbCliTest {
  protected:

@@ -1,4 +1,4 @@
-#include "self_process.h"
+#include "shared/self_process.h"
 
 #include <fcntl.h>
 #include <spawn.h>

@@ -1,4 +1,4 @@
-#include "output.h"
+#include "shared/output.h"
 
 #include <iostream>
 
