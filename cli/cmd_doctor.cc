@@ -8,7 +8,7 @@
 #include "doctor.h"
 #include "iam_policy.h"
 #include "shared/output.h"
-#include "table_flags.h"
+#include "table_commands/flags.h"
 
 namespace deltacommit::cli {
 namespace {

@@ -12,7 +12,7 @@
 #include "dynamodb_commands.h"
 #include "shared/output.h"
 #include "table/dynamodb_settings.h"
-#include "table_flags.h"
+#include "table_commands/flags.h"
 
 namespace deltacommit::cli {
 namespace {

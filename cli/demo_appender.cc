@@ -17,7 +17,7 @@
 #include "deltacommit/transaction.h"
 #include "demo.h"
 #include "shared/output.h"
-#include "table_flags.h"
+#include "table_commands/flags.h"
 
 namespace deltacommit::cli {
 namespace {

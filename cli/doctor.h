@@ -21,7 +21,7 @@
 #include "adapters/aws/credentials.h"
 #include "adapters/aws/http.h"
 #include "deltacommit/clock.h"
-#include "table_flags.h"
+#include "table_commands/flags.h"
 
 namespace deltacommit::cli {
 

@@ -17,7 +17,7 @@
 #include "deltacommit/actions.h"
 #include "deltacommit/coordination_table.h"
 #include "logstore/s3_dynamodb_log_store.h"
-#include "table_flags.h"
+#include "table_commands/flags.h"
 
 namespace deltacommit::cli {
 

@@ -16,7 +16,7 @@
 #include "deltacommit/commit_rules.h"
 #include "deltacommit/transaction.h"
 #include "shared/output.h"
-#include "table_flags.h"
+#include "table_commands/flags.h"
 
 namespace deltacommit::cli {
 namespace {

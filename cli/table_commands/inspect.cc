@@ -9,7 +9,7 @@
 #include "deltacommit/log_check.h"
 #include "deltacommit/log_path.h"
 #include "shared/output.h"
-#include "table_flags.h"
+#include "table_commands/flags.h"
 
 namespace deltacommit::cli {
 namespace {

@@ -1,4 +1,4 @@
-#include "table_flags.h"
+#include "table_commands/flags.h"
 
 #include <cstdlib>
 #include <string_view>

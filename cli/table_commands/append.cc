@@ -18,7 +18,7 @@
 #include "shared/output.h"
 #include "shared/progress_line.h"
 #include "table/data_staging.h"
-#include "table_flags.h"
+#include "table_commands/flags.h"
 
 namespace deltacommit::cli {
 namespace {

@@ -10,7 +10,7 @@
 #include "commands.h"
 #include "shared/output.h"
 #include "table/data_staging.h"
-#include "table_flags.h"
+#include "table_commands/flags.h"
 
 namespace deltacommit::cli {
 namespace {

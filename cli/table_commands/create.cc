@@ -13,7 +13,7 @@
 #include "deltacommit/schema.h"
 #include "deltacommit/transaction.h"
 #include "shared/output.h"
-#include "table_flags.h"
+#include "table_commands/flags.h"
 
 namespace deltacommit::cli {
 namespace {

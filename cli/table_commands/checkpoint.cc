@@ -13,7 +13,7 @@
 #include "deltacommit/clock.h"
 #include "deltacommit/snapshot.h"
 #include "shared/output.h"
-#include "table_flags.h"
+#include "table_commands/flags.h"
 
 namespace deltacommit::cli {
 namespace {
