@@ -1,7 +1,7 @@
 // The least-privilege IAM policy: exact documents for each mode, tables at
 // the bucket root and under nested prefixes, auto-create, ARN partitions.
 // Each policy is printed and parsed back, as a user would paste it.
-#include "iam_policy.h"
+#include "doctor/iam_policy.h"
 
 #include <gtest/gtest.h>
 

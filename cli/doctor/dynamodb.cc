@@ -3,7 +3,7 @@
 // (PutItem proven without writing), and TTL expires old entries.
 #include "adapters/dynamodb/dynamodb_client.h"
 #include "deltacommit/log_path.h"
-#include "doctor.h"
+#include "doctor/doctor.h"
 #include "table/dynamodb_lock_table.h"
 
 namespace deltacommit::cli {

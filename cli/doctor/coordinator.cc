@@ -3,7 +3,7 @@
 // Permissions are no use to a writer the table refuses.
 #include "deltacommit/commit_coordinator.h"
 #include "deltacommit/snapshot.h"
-#include "doctor.h"
+#include "doctor/doctor.h"
 #include "logstore/object_store_log_store.h"
 
 namespace deltacommit::cli {

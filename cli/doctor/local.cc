@@ -6,7 +6,7 @@
 
 #include "adapters/posix/posix_object_store.h"
 #include "deltacommit/log_path.h"
-#include "doctor.h"
+#include "doctor/doctor.h"
 
 namespace deltacommit::cli {
 namespace {

@@ -31,7 +31,7 @@
 #include "adapters/service/service_client_options.h"
 #include "adapters/service/service_reply.h"
 #include "deltacommit/log_path.h"
-#include "doctor.h"
+#include "doctor/doctor.h"
 
 namespace deltacommit::cli {
 namespace {

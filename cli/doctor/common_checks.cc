@@ -2,7 +2,7 @@
 
 #include "adapters/aws/credentials_internal.h"  // FormatUtc
 #include "adapters/s3/s3_xml.h"                 // ParseHttpDateMillis
-#include "doctor.h"
+#include "doctor/doctor.h"
 
 namespace deltacommit::cli {
 namespace {

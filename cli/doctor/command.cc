@@ -5,8 +5,8 @@
 
 #include "adapters/s3/s3_object_store.h"
 #include "commands.h"
-#include "doctor.h"
-#include "iam_policy.h"
+#include "doctor/doctor.h"
+#include "doctor/iam_policy.h"
 #include "shared/output.h"
 #include "table_commands/flags.h"
 

@@ -1,4 +1,4 @@
-#include "iam_policy.h"
+#include "doctor/iam_policy.h"
 
 namespace deltacommit::cli {
 namespace {

@@ -68,14 +68,14 @@ void CheckLocalTable(TableAdapters& table, DoctorReport& report);
 // (nullopt when none, or when it could not list).
 std::optional<Version> CheckS3Table(TableAdapters& table, DoctorReport& report);
 void CheckDynamoDbTable(TableAdapters& table, DoctorReport& report);  // s3-dynamodb's table
-// service / coordinated (doctor_service.cc): the credentials the writer
+// service / coordinated (doctor/service.cc): the credentials the writer
 // sends (STS GetSessionToken), the service (reachable, ready), the token
 // (commit and read on this table) and the service's ratified commits
 // against `listed_latest`, the latest commit CheckS3Table listed.
 void CheckCommitService(TableAdapters& table, const TableFlags& options,
                         std::optional<Version> listed_latest, DoctorReport& report);
 
-// "commit coordinator" (doctor_coordinator.cc), every mode: the table's
+// "commit coordinator" (doctor/coordinator.cc), every mode: the table's
 // coordinator (delta.coordinatedCommits.commitCoordinator-preview) lets this
 // mode commit: FAIL when a filesystem mode meets a coordinated table or the
 // coordinated mode a table without one.
