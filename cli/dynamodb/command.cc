@@ -1,6 +1,6 @@
 // `deltacommit dynamodb`: the s3-dynamodb lock table. Here create-table
 // (Delta Spark's schema, with TTL on expireTime where the server has it);
-// status and repair in cmd_dynamodb_status.cc and cmd_dynamodb_repair.cc.
+// status and repair in dynamodb/status.cc and dynamodb/repair.cc.
 #include <iostream>
 #include <memory>
 #include <string>
@@ -9,7 +9,7 @@
 #include "adapters/aws/credentials.h"
 #include "adapters/dynamodb/dynamodb_coordination_table.h"
 #include "commands.h"
-#include "dynamodb_commands.h"
+#include "dynamodb/subcommands.h"
 #include "shared/output.h"
 #include "table/dynamodb_settings.h"
 #include "table_commands/flags.h"

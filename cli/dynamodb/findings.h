@@ -1,12 +1,12 @@
 // What `dynamodb status` concludes from what it saw: warnings (the table
 // works, but something is off) and problems (something needs repair or a
-// person). Pure functions over the states of dynamodb_inspect.h.
+// person). Pure functions over the states of dynamodb/inspect.h.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "dynamodb_inspect.h"
+#include "dynamodb/inspect.h"
 
 namespace deltacommit::cli {
 

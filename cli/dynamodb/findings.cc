@@ -1,4 +1,4 @@
-#include "dynamodb_findings.h"
+#include "dynamodb/findings.h"
 
 #include <nlohmann/json.hpp>
 

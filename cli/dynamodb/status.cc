@@ -9,9 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "deltacommit/log_path.h"
-#include "dynamodb_commands.h"
-#include "dynamodb_findings.h"
-#include "dynamodb_inspect.h"
+#include "dynamodb/findings.h"
+#include "dynamodb/inspect.h"
+#include "dynamodb/subcommands.h"
 #include "shared/output.h"
 
 namespace deltacommit::cli {

@@ -1,4 +1,4 @@
-#include "dynamodb_inspect.h"
+#include "dynamodb/inspect.h"
 
 #include <utility>
 
