@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "serve_child.h"
-#include "bench_stats.h"
+#include "bench/stats.h"
 #include "deltacommit/status.h"
+#include "serve_child.h"
 
 namespace deltacommit::cli {
 

@@ -1,4 +1,4 @@
-#include "bench_writers.h"
+#include "bench/writers.h"
 
 #include "shared/self_process.h"
 

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "bench_modes.h"
+#include "bench/modes.h"
 #include "shared/self_process.h"
 
 namespace deltacommit::cli {

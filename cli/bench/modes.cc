@@ -1,4 +1,4 @@
-#include "bench_modes.h"
+#include "bench/modes.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "bench_stats.h"
+#include "bench/stats.h"
 #include "deltacommit/status.h"
 
 namespace deltacommit::cli {

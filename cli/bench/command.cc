@@ -21,9 +21,9 @@
 #include <string>
 #include <vector>
 
-#include "bench_modes.h"
-#include "bench_stats.h"
-#include "bench_writers.h"
+#include "bench/modes.h"
+#include "bench/stats.h"
+#include "bench/writers.h"
 #include "commands.h"
 #include "deltacommit/log_path.h"
 #include "shared/output.h"
