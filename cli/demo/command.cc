@@ -25,7 +25,7 @@
 
 #include "commands.h"
 #include "deltacommit/log_path.h"
-#include "demo.h"
+#include "demo/demo.h"
 #include "serve_child.h"
 #include "service/config/auth.h"
 #include "shared/output.h"

@@ -15,7 +15,7 @@
 
 #include "deltacommit/log_path.h"
 #include "deltacommit/transaction.h"
-#include "demo.h"
+#include "demo/demo.h"
 #include "shared/output.h"
 #include "table_commands/flags.h"
 

@@ -21,7 +21,7 @@ Status DemoCreateTable(const std::string& table, const std::string& log_store);
 void RegisterDemoWorkers(CLI::App& app, int* exit_code);
 // A commit's outcome as the demo's processes record it (one JSON line).
 nlohmann::json DemoOutcomeJson(const CommitOutcome& outcome);
-// demo-appender and demo-compactor (demo_appender.cc).
+// demo-appender and demo-compactor (demo/appender.cc).
 void RegisterDemoAppenders(CLI::App& app, int* exit_code);
 // Prints history, per-writer outcomes and the verification; returns the exit
 // code (0 only if every check passed).

@@ -14,7 +14,7 @@
 #include "deltacommit/schema.h"
 #include "deltacommit/table_features.h"
 #include "deltacommit/transaction.h"
-#include "demo.h"
+#include "demo/demo.h"
 #include "shared/output.h"
 #include "table_commands/flags.h"
 
