@@ -9,7 +9,7 @@
 
 #include "bench/stats.h"
 #include "deltacommit/status.h"
-#include "serve_child.h"
+#include "serve/child.h"
 
 namespace deltacommit::cli {
 

@@ -26,7 +26,7 @@
 #include "commands.h"
 #include "deltacommit/log_path.h"
 #include "demo/demo.h"
-#include "serve_child.h"
+#include "serve/child.h"
 #include "service/config/auth.h"
 #include "shared/output.h"
 #include "shared/self_process.h"

@@ -1,4 +1,4 @@
-#include "serve_child.h"
+#include "serve/child.h"
 
 #include <signal.h>
 #include <sys/wait.h>
