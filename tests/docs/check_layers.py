@@ -7,7 +7,8 @@ an arrow of docs/architecture.md points the wrong way:
   - a CMakeLists.txt under src/, service/ or bench/ names a source or
     folder of the layers above it.
 A quoted include is resolved as the compiler would: beside the file, then
-under include/, src/, the repository root and tests/."""
+under include/, src/, the repository root, tests/ and cli/ (the CLI's
+headers are spelled from cli/, as in "doctor/doctor.h")."""
 import pathlib
 import re
 import sys
@@ -22,7 +23,8 @@ def top(root: pathlib.Path, path: pathlib.Path) -> str:
 
 
 def resolve(root: pathlib.Path, source: pathlib.Path, name: str):
-    for base in (source.parent, root / "include", root / "src", root, root / "tests"):
+    for base in (source.parent, root / "include", root / "src", root, root / "tests",
+                 root / "cli"):
         candidate = base / name
         if candidate.is_file():
             return candidate
@@ -52,16 +54,18 @@ def self_test() -> bool:
     import tempfile
     with tempfile.TemporaryDirectory() as d:
         root = pathlib.Path(d).resolve()
-        for folder in ("src/core", "cli", "service/http", "bench"):
+        for folder in ("src/core", "cli/shared", "service/http", "bench"):
             (root / folder).mkdir(parents=True)
-        (root / "cli/output.h").write_text("")
+        (root / "cli/shared/output.h").write_text("")
         (root / "service/http/server.h").write_text("")
         (root / "src/core/a.cc").write_text('#include "service/http/server.h"\n')
+        (root / "bench/a.cc").write_text('#include "shared/output.h"\n')
         (root / "bench/CMakeLists.txt").write_text("${PROJECT_SOURCE_DIR}/cli/x.cc\n")
         found = check(root)
         (root / "src/core/a.cc").write_text('#include "core/b.h"\n')
+        (root / "bench/a.cc").write_text('#include "bench/b.h"\n')
         (root / "bench/CMakeLists.txt").write_text("${PROJECT_SOURCE_DIR}/src/x.cc\n")
-        return len(found) == 2 and not check(root)
+        return len(found) == 3 and not check(root)
 
 
 def main() -> int:
