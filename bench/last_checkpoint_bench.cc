@@ -22,15 +22,15 @@
 #include <thread>
 #include <vector>
 
-#include "adapters/parquet/duckdb_parquet_handler.h"
-#include "adapters/posix/posix_object_store.h"
 #include "common/test_servers.h"
 #include "deltacommit/action_json.h"
 #include "deltacommit/checkpoint.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/logstore/object_store_log_store.h"
+#include "deltacommit/parquet/duckdb_parquet_handler.h"
+#include "deltacommit/posix/posix_object_store.h"
 #include "deltacommit/snapshot.h"
-#include "logstore/object_store_log_store.h"
-#include "testing/forwarding_object_store.h"
+#include "deltacommit/testing/forwarding_object_store.h"
 
 namespace deltacommit {
 namespace {

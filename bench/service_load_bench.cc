@@ -25,8 +25,8 @@
 #include <thread>
 #include <vector>
 
-#include "adapters/aws/credentials_internal.h"
 #include "common/test_servers.h"
+#include "deltacommit/aws/credentials_internal.h"
 #include "deltacommit/clock.h"
 #include "deltacommit/log_path.h"
 #include "service/config/auth.h"

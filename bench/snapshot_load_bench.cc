@@ -19,12 +19,12 @@
 #include <string>
 #include <vector>
 
-#include "adapters/posix/posix_object_store.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/logstore/object_store_log_store.h"
+#include "deltacommit/posix/posix_object_store.h"
 #include "deltacommit/snapshot.h"
-#include "logstore/object_store_log_store.h"
+#include "deltacommit/testing/memory_object_store.h"
 #include "snapshot_load/log_gen.h"
-#include "testing/memory_object_store.h"
 #ifdef DELTACOMMIT_BENCH_HAVE_PARQUET
 #include "snapshot_load/scaling.h"
 #endif

@@ -59,6 +59,12 @@ function(deltacommit_test name label)
   add_executable(${name} ${ARGN})
   deltacommit_warnings(${name})
   target_link_libraries(${name} PRIVATE GTest::gtest GTest::gtest_main GTest::gmock)
+  # A test beside the library's code may include that code's private headers
+  # ("adapters/parquet/data_sql.h"); anything else sees only public folders.
+  string(FIND "${CMAKE_CURRENT_SOURCE_DIR}/" "${PROJECT_SOURCE_DIR}/src/" in_src)
+  if(in_src EQUAL 0)
+    target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/src)
+  endif()
   deltacommit_threaded(${name} threaded)
   if(threaded)
     set(label "${label}+threads")

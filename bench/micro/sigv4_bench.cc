@@ -6,9 +6,9 @@
 
 #include <string>
 
-#include "adapters/aws/credentials.h"
-#include "adapters/aws/http.h"
-#include "adapters/aws/sigv4.h"
+#include "deltacommit/aws/credentials.h"
+#include "deltacommit/aws/http.h"
+#include "deltacommit/aws/sigv4.h"
 
 namespace deltacommit::aws {
 namespace {

@@ -9,10 +9,10 @@
 
 #include "deltacommit/action_json.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/logstore/object_store_log_store.h"
 #include "deltacommit/snapshot.h"
-#include "logstore/object_store_log_store.h"
+#include "deltacommit/testing/memory_object_store.h"
 #include "snapshot_load/log_gen.h"
-#include "testing/memory_object_store.h"
 
 namespace deltacommit {
 namespace {

@@ -4,9 +4,9 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
-#include "adapters/aws/http.h"
-#include "logstore/s3_conditional_log_store.h"
+#include "deltacommit/aws/http.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/logstore/s3_conditional_log_store.h"
 #include "service_load/table_store.h"
 
 namespace deltacommit::bench {

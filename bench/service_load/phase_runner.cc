@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "logstore/s3_conditional_log_store.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/logstore/s3_conditional_log_store.h"
 #include "service_load/table_check.h"
 #include "service_load/table_store.h"
 

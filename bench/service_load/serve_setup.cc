@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "adapters/aws/http.h"
+#include "deltacommit/aws/http.h"
 
 namespace deltacommit::bench {
 namespace {

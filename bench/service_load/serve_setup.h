@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "serve_process.h"
+#include "common/serve_process.h"
 
 namespace deltacommit::bench {
 

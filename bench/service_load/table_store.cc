@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "adapters/aws/aws_config.h"
+#include "deltacommit/aws/aws_config.h"
 
 namespace deltacommit::bench {
 

@@ -11,14 +11,14 @@
 #include <string>
 #include <vector>
 
-#include "adapters/parquet/duckdb_parquet_handler.h"
-#include "adapters/posix/posix_object_store.h"
 #include "deltacommit/checkpoint.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/logstore/object_store_log_store.h"
+#include "deltacommit/parquet/duckdb_parquet_handler.h"
+#include "deltacommit/posix/posix_object_store.h"
 #include "deltacommit/snapshot.h"
-#include "logstore/object_store_log_store.h"
+#include "deltacommit/testing/memory_object_store.h"
 #include "snapshot_load/log_gen.h"
-#include "testing/memory_object_store.h"
 
 namespace deltacommit::bench {
 namespace {

@@ -3,8 +3,8 @@
 #include <iostream>
 #include <memory>
 
-#include "adapters/s3/s3_object_store.h"
 #include "commands.h"
+#include "deltacommit/s3/s3_object_store.h"
 #include "doctor/doctor.h"
 #include "doctor/iam_policy.h"
 #include "shared/output.h"

@@ -1,7 +1,7 @@
 #include <cstdlib>
 
-#include "adapters/aws/credentials_internal.h"  // FormatUtc
-#include "adapters/s3/s3_xml.h"                 // ParseHttpDateMillis
+#include "deltacommit/aws/credentials_internal.h"  // FormatUtc
+#include "deltacommit/s3/s3_xml.h"                 // ParseHttpDateMillis
 #include "doctor/doctor.h"
 
 namespace deltacommit::cli {

@@ -2,9 +2,9 @@
 // the table at all, as the table's metadata decides (commit_coordinator.h).
 // Permissions are no use to a writer the table refuses.
 #include "deltacommit/commit_coordinator.h"
+#include "deltacommit/logstore/object_store_log_store.h"
 #include "deltacommit/snapshot.h"
 #include "doctor/doctor.h"
-#include "logstore/object_store_log_store.h"
 
 namespace deltacommit::cli {
 namespace {

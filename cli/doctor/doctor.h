@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "adapters/aws/credentials.h"
-#include "adapters/aws/http.h"
+#include "deltacommit/aws/credentials.h"
+#include "deltacommit/aws/http.h"
 #include "deltacommit/clock.h"
 #include "table_commands/flags.h"
 

@@ -1,10 +1,10 @@
 // The DynamoDB side of `doctor` for s3-dynamodb: the lock table exists, is
 // ACTIVE with Delta Spark's key schema, the calls a commit makes are allowed
 // (PutItem proven without writing), and TTL expires old entries.
-#include "adapters/dynamodb/dynamodb_client.h"
+#include "deltacommit/dynamodb/dynamodb_client.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/table/dynamodb_lock_table.h"
 #include "doctor/doctor.h"
-#include "table/dynamodb_lock_table.h"
 
 namespace deltacommit::cli {
 namespace {

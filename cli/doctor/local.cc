@@ -4,8 +4,8 @@
 // name is taken).
 #include <filesystem>
 
-#include "adapters/posix/posix_object_store.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/posix/posix_object_store.h"
 #include "doctor/doctor.h"
 
 namespace deltacommit::cli {

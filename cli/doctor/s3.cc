@@ -12,10 +12,10 @@
 // for their commits (the service decides versions, and the service's own
 // endpoint setting says how it publishes), except for coordinated table
 // creation. CopyObject is s3-dynamodb's alone.
-#include "adapters/s3/s3_object_store.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/logstore/s3_conditional_log_store.h"
+#include "deltacommit/s3/s3_object_store.h"
 #include "doctor/doctor.h"
-#include "logstore/s3_conditional_log_store.h"
 
 namespace deltacommit::cli {
 namespace {

@@ -26,11 +26,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "adapters/aws/credentials_internal.h"  // FormatUtc
-#include "adapters/s3/s3_object_store.h"
-#include "adapters/service/service_client_options.h"
-#include "adapters/service/service_reply.h"
+#include "deltacommit/aws/credentials_internal.h"  // FormatUtc
 #include "deltacommit/log_path.h"
+#include "deltacommit/s3/s3_object_store.h"
+#include "deltacommit/service_client/service_client_options.h"
+#include "deltacommit/service_client/service_reply.h"
 #include "doctor/doctor.h"
 
 namespace deltacommit::cli {

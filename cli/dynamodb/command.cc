@@ -6,12 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "adapters/aws/credentials.h"
-#include "adapters/dynamodb/dynamodb_coordination_table.h"
 #include "commands.h"
+#include "deltacommit/aws/credentials.h"
+#include "deltacommit/dynamodb/dynamodb_coordination_table.h"
+#include "deltacommit/table/dynamodb_settings.h"
 #include "dynamodb/subcommands.h"
 #include "shared/output.h"
-#include "table/dynamodb_settings.h"
 #include "table_commands/flags.h"
 
 namespace deltacommit::cli {

@@ -2,9 +2,9 @@
 
 #include <utility>
 
-#include "adapters/aws/aws_config.h"
+#include "deltacommit/aws/aws_config.h"
 #include "deltacommit/log_path.h"
-#include "logstore/object_store_log_store.h"
+#include "deltacommit/logstore/object_store_log_store.h"
 
 namespace deltacommit::cli {
 namespace {

@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "adapters/dynamodb/dynamodb_coordination_table.h"
 #include "deltacommit/actions.h"
 #include "deltacommit/coordination_table.h"
-#include "logstore/s3_dynamodb_log_store.h"
+#include "deltacommit/dynamodb/dynamodb_coordination_table.h"
+#include "deltacommit/logstore/s3_dynamodb_log_store.h"
 #include "table_commands/flags.h"
 
 namespace deltacommit::cli {

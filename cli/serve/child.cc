@@ -9,7 +9,7 @@
 #include <sstream>
 #include <thread>
 
-#include "adapters/aws/aws_config.h"
+#include "deltacommit/aws/aws_config.h"
 #include "shared/self_process.h"
 
 namespace deltacommit::cli {

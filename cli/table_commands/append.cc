@@ -15,9 +15,9 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "deltacommit/table/data_staging.h"
 #include "shared/output.h"
 #include "shared/progress_line.h"
-#include "table/data_staging.h"
 #include "table_commands/flags.h"
 
 namespace deltacommit::cli {

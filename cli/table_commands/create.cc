@@ -7,9 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "adapters/parquet/data_file_handler.h"
 #include "commands.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/parquet/data_file_handler.h"
 #include "deltacommit/schema.h"
 #include "deltacommit/transaction.h"
 #include "shared/output.h"

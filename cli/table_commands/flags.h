@@ -10,7 +10,7 @@
 
 #include "deltacommit/status.h"
 #include "deltacommit/table.h"
-#include "table/table_adapters.h"
+#include "deltacommit/table/table_adapters.h"
 
 namespace deltacommit::cli {
 

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "adapters/parquet/data_file_handler.h"
 #include "commands.h"
+#include "deltacommit/parquet/data_file_handler.h"
+#include "deltacommit/table/data_staging.h"
 #include "shared/output.h"
-#include "table/data_staging.h"
 #include "table_commands/flags.h"
 
 namespace deltacommit::cli {

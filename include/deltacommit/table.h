@@ -220,8 +220,8 @@ class Table {
   // report; errors only when the log cannot be listed.
   StatusOr<LogCheckReport> Check();
 
-  // The adapters and log store (src/table/table_adapters.h): for the CLI's
-  // diagnostics, not part of the stable API.
+  // The adapters and log store (deltacommit/table/table_adapters.h, in src/table; not
+  // installed): for the CLI's diagnostics, not part of the stable API.
   TableAdapters& adapters() const;
 
  private:

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "adapters/aws/credentials_internal.h"
+#include "deltacommit/aws/credentials_internal.h"
 #include "service/config/table_uri.h"
 
 namespace deltacommit::service {

@@ -15,8 +15,8 @@
 #include <string>
 #include <string_view>
 
-#include "adapters/aws/credentials.h"
 #include "deltacommit/actions.h"
+#include "deltacommit/aws/credentials.h"
 #include "deltacommit/status.h"
 
 namespace deltacommit::service {

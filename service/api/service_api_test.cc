@@ -12,8 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "adapters/aws/credentials_internal.h"
 #include "contract/temp_dir.h"
+#include "deltacommit/aws/credentials_internal.h"
 #include "deltacommit/log_path.h"
 #include "service/api/service_api.h"
 #include "service/commits/testing/commit_requests.h"

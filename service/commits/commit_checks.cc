@@ -3,9 +3,9 @@
 #include <string>
 #include <variant>
 
-#include "adapters/aws/credentials_internal.h"
-#include "adapters/aws/sigv4.h"
 #include "deltacommit/action_json.h"
+#include "deltacommit/aws/credentials_internal.h"
+#include "deltacommit/aws/sigv4.h"
 #include "deltacommit/log_path.h"
 
 namespace deltacommit::service {

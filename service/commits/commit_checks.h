@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "adapters/aws/credentials.h"
 #include "deltacommit/actions.h"
+#include "deltacommit/aws/credentials.h"
 #include "deltacommit/commit_rules.h"
 #include "deltacommit/status.h"
 #include "service/state/commit_record.h"

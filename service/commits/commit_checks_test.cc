@@ -3,10 +3,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "adapters/aws/sigv4.h"
+#include "deltacommit/aws/sigv4.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/testing/fake_clock.h"
 #include "service/commits/testing/commit_requests.h"
-#include "testing/fake_clock.h"
 
 namespace deltacommit::service {
 namespace {

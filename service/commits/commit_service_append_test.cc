@@ -10,8 +10,8 @@
 #include <thread>
 
 #include "deltacommit/action_json.h"
+#include "deltacommit/testing/recording_step_hooks.h"
 #include "service/commits/commit_service_fixture.h"
-#include "testing/recording_step_hooks.h"
 
 namespace deltacommit::service {
 namespace {

@@ -3,8 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "deltacommit/testing/fake_clock.h"
 #include "service/commits/commit_service_fixture.h"
-#include "testing/fake_clock.h"
 
 namespace deltacommit::service {
 namespace {

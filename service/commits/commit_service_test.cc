@@ -5,7 +5,7 @@
 #include <set>
 #include <thread>
 
-#include "adapters/aws/sigv4.h"
+#include "deltacommit/aws/sigv4.h"
 #include "service/commits/commit_service_fixture.h"
 
 namespace deltacommit::service {

@@ -5,7 +5,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "adapters/aws/sigv4.h"
+#include "deltacommit/aws/sigv4.h"
 #include "deltacommit/log_path.h"
 
 namespace deltacommit::service {

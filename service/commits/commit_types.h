@@ -11,9 +11,9 @@
 #include <string_view>
 #include <vector>
 
-#include "adapters/aws/aws_config.h"
-#include "adapters/aws/credentials.h"
 #include "deltacommit/actions.h"
+#include "deltacommit/aws/aws_config.h"
+#include "deltacommit/aws/credentials.h"
 #include "service/state/commit_record.h"
 
 namespace deltacommit::service {

@@ -6,11 +6,11 @@
 #include <string_view>
 #include <utility>
 
-#include "core/ascii.h"
-#include "adapters/aws/aws_config.h"
-#include "adapters/aws/credentials.h"
-#include "adapters/aws/errors.h"
-#include "adapters/s3/s3_object_store.h"
+#include "deltacommit/aws/aws_config.h"
+#include "deltacommit/aws/credentials.h"
+#include "deltacommit/aws/errors.h"
+#include "deltacommit/core/ascii.h"
+#include "deltacommit/s3/s3_object_store.h"
 
 namespace deltacommit::service {
 

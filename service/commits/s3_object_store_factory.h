@@ -9,8 +9,8 @@
 
 #include <memory>
 
-#include "adapters/aws/http.h"
-#include "adapters/aws/retry.h"
+#include "deltacommit/aws/http.h"
+#include "deltacommit/aws/retry.h"
 #include "deltacommit/clock.h"
 #include "service/commits/commit_observer.h"
 #include "service/commits/object_store_factory.h"

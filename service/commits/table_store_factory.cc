@@ -2,7 +2,7 @@
 
 #include <string_view>
 
-#include "adapters/posix/posix_object_store.h"
+#include "deltacommit/posix/posix_object_store.h"
 
 namespace deltacommit::service {
 

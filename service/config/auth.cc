@@ -4,8 +4,8 @@
 
 #include <utility>
 
-#include "core/ascii.h"
-#include "adapters/aws/sigv4.h"
+#include "deltacommit/aws/sigv4.h"
+#include "deltacommit/core/ascii.h"
 
 namespace deltacommit::service {
 namespace {

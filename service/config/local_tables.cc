@@ -7,7 +7,7 @@
 #include <string>
 #include <system_error>
 
-#include "adapters/posix/beneath.h"
+#include "deltacommit/posix/beneath.h"
 
 namespace deltacommit::service {
 namespace {

@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <string>
 
-#include "adapters/posix/beneath.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/posix/beneath.h"
 
 namespace deltacommit::service {
 namespace {

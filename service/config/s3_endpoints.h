@@ -10,7 +10,7 @@
 
 #include <string_view>
 
-#include "adapters/aws/aws_config.h"
+#include "deltacommit/aws/aws_config.h"
 #include "deltacommit/status.h"
 #include "service/config/service_config.h"
 

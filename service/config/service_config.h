@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-#include "adapters/aws/aws_config.h"
+#include "deltacommit/aws/aws_config.h"
 #include "deltacommit/status.h"
 
 namespace deltacommit::service {

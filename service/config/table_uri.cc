@@ -3,7 +3,7 @@
 #include <cctype>
 #include <optional>
 
-#include "adapters/aws/aws_config.h"
+#include "deltacommit/aws/aws_config.h"
 #include "deltacommit/log_path.h"
 #include "deltacommit/object_store.h"
 

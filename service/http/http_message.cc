@@ -4,7 +4,7 @@
 #include <cctype>
 #include <nlohmann/json.hpp>
 
-#include "core/ascii.h"
+#include "deltacommit/core/ascii.h"
 
 namespace deltacommit::http {
 

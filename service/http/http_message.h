@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/ascii.h"
+#include "deltacommit/core/ascii.h"
 
 namespace deltacommit::http {
 

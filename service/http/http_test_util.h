@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "adapters/aws/http.h"
+#include "deltacommit/aws/http.h"
 #include "service/http/http_server.h"
 
 namespace deltacommit::http::testing {

@@ -7,13 +7,13 @@
 #include <string>
 #include <string_view>
 
-#include "core/percent_encoding.h"
+#include "deltacommit/core/percent_encoding.h"
 #include "deltacommit/status.h"
 #include "service/http/http_message.h"
 
 namespace deltacommit::http {
 
-// PercentDecode itself is in core/percent_encoding.h.
+// PercentDecode itself is in deltacommit/core/percent_encoding.h.
 using deltacommit::PercentDecode;
 
 // "a=1&b=x%20y&c" -> {("a","1"), ("b","x y"), ("c","")}; empty pieces

@@ -2,9 +2,9 @@
 
 #include <utility>
 
-#include "adapters/aws/credentials.h"
-#include "adapters/aws/http.h"
-#include "adapters/dynamodb/dynamodb_client.h"
+#include "deltacommit/aws/credentials.h"
+#include "deltacommit/aws/http.h"
+#include "deltacommit/dynamodb/dynamodb_client.h"
 #include "service/api/state_probe.h"
 #include "service/state/dynamodb_state_store.h"
 #include "service/state/sqlite_state_store.h"

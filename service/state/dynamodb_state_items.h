@@ -34,8 +34,8 @@
 
 #include <string>
 
-#include "adapters/dynamodb/attribute_value.h"
-#include "adapters/dynamodb/dynamodb_client.h"
+#include "deltacommit/dynamodb/attribute_value.h"
+#include "deltacommit/dynamodb/dynamodb_client.h"
 #include "service/state/commit_record.h"
 
 #include <map>

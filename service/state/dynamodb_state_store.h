@@ -38,8 +38,8 @@
 #include <string>
 #include <vector>
 
-#include "adapters/dynamodb/dynamodb_client.h"
-#include "adapters/dynamodb/dynamodb_coordination_table.h"
+#include "deltacommit/dynamodb/dynamodb_client.h"
+#include "deltacommit/dynamodb/dynamodb_coordination_table.h"
 #include "service/state/dynamodb_state_items.h"
 #include "service/state/state_store.h"
 

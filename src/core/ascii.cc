@@ -1,4 +1,4 @@
-#include "core/ascii.h"
+#include "deltacommit/core/ascii.h"
 
 #include <algorithm>
 

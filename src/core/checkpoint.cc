@@ -8,11 +8,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "deltacommit/action_json.h"
-#include "core/checkpoint_parts.h"
-#include "core/last_checkpoint.h"
-#include "deltacommit/log_path.h"
 #include "core/retention.h"
+#include "deltacommit/action_json.h"
+#include "deltacommit/core/checkpoint_parts.h"
+#include "deltacommit/core/last_checkpoint.h"
+#include "deltacommit/log_path.h"
 #include "deltacommit/table_features.h"
 
 namespace deltacommit {

@@ -1,4 +1,4 @@
-#include "core/checkpoint_parts.h"
+#include "deltacommit/core/checkpoint_parts.h"
 
 #include <set>
 #include <string>

@@ -1,7 +1,7 @@
 // Multi-part checkpoints: Spark's hash (checked against published values),
 // the part count, and the split (a file's add and remove together, every
 // non-file action where a null key hashes, nothing lost).
-#include "core/checkpoint_parts.h"
+#include "deltacommit/core/checkpoint_parts.h"
 
 #include <gtest/gtest.h>
 

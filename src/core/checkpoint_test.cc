@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "deltacommit/action_json.h"
-#include "testing/fake_clock.h"
-#include "testing/memory_object_store.h"
+#include "deltacommit/testing/fake_clock.h"
+#include "deltacommit/testing/memory_object_store.h"
 
 namespace deltacommit {
 namespace {

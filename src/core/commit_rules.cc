@@ -7,7 +7,7 @@
 #include <string>
 #include <variant>
 
-#include "core/percent_encoding.h"
+#include "deltacommit/core/percent_encoding.h"
 #include "deltacommit/snapshot.h"
 #include "deltacommit/table_features.h"
 

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "deltacommit/log_path.h"
+#include "deltacommit/testing/memory_coordination_table.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "testing/memory_coordination_table.h"
 
 namespace deltacommit {
 namespace {

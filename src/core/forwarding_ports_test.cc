@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "testing/json_lines_parquet_handler.h"
-#include "testing/memory_coordination_table.h"
-#include "testing/memory_object_store.h"
-#include "testing/recording_commit_service_client.h"
+#include "deltacommit/testing/json_lines_parquet_handler.h"
+#include "deltacommit/testing/memory_coordination_table.h"
+#include "deltacommit/testing/memory_object_store.h"
+#include "deltacommit/testing/recording_commit_service_client.h"
 
 namespace deltacommit {
 namespace {

@@ -1,4 +1,4 @@
-#include "core/last_checkpoint.h"
+#include "deltacommit/core/last_checkpoint.h"
 
 #include <cstdint>
 #include <limits>

@@ -1,7 +1,7 @@
 // Parsing `_last_checkpoint`: what Spark, delta-rs and our writer put there
 // parses; anything else is refused naming the field, so the loader lists
 // the whole log instead.
-#include "core/last_checkpoint.h"
+#include "deltacommit/core/last_checkpoint.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

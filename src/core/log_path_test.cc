@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "testing/golden_dir.h"
+#include "deltacommit/testing/golden_dir.h"
 
 #include <atomic>
 #include <cstddef>

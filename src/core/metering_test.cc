@@ -5,8 +5,8 @@
 #include <thread>
 #include <vector>
 
-#include "testing/memory_coordination_table.h"
-#include "testing/memory_object_store.h"
+#include "deltacommit/testing/memory_coordination_table.h"
+#include "deltacommit/testing/memory_object_store.h"
 
 namespace deltacommit {
 namespace {

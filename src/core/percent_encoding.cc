@@ -1,4 +1,4 @@
-#include "core/percent_encoding.h"
+#include "deltacommit/core/percent_encoding.h"
 
 namespace deltacommit {
 namespace {

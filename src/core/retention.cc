@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/ascii.h"
+#include "deltacommit/core/ascii.h"
 
 namespace deltacommit {
 namespace {

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "deltacommit/action_json.h"
-#include "core/last_checkpoint.h"
+#include "deltacommit/core/last_checkpoint.h"
 #include "deltacommit/log_path.h"
 #include "deltacommit/log_segment.h"
 #include "deltacommit/table_features.h"

@@ -13,10 +13,10 @@
 #include "deltacommit/action_json.h"
 #include "deltacommit/checkpoint.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/logstore/object_store_log_store.h"
 #include "deltacommit/snapshot.h"
-#include "logstore/object_store_log_store.h"
-#include "testing/fault_object_store.h"
-#include "testing/memory_object_store.h"
+#include "deltacommit/testing/fault_object_store.h"
+#include "deltacommit/testing/memory_object_store.h"
 
 namespace deltacommit {
 namespace {

@@ -11,8 +11,8 @@
 
 #include "deltacommit/log_check.h"
 #include "deltacommit/log_path.h"
-#include "logstore/object_store_log_store.h"
-#include "testing/memory_object_store.h"
+#include "deltacommit/logstore/object_store_log_store.h"
+#include "deltacommit/testing/memory_object_store.h"
 
 namespace deltacommit {
 namespace {

@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/ascii.h"
 #include "deltacommit/commit_coordinator.h"
+#include "deltacommit/core/ascii.h"
 #include "deltacommit/schema.h"
 
 namespace deltacommit {

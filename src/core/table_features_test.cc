@@ -3,7 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "testing/golden_dir.h"
+#include "deltacommit/testing/golden_dir.h"
 
 #include <algorithm>
 #include <filesystem>

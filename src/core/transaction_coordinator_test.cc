@@ -6,12 +6,12 @@
 
 #include "deltacommit/commit_coordinator.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/logstore/object_store_log_store.h"
 #include "deltacommit/schema.h"
 #include "deltacommit/table_features.h"
+#include "deltacommit/testing/fake_clock.h"
+#include "deltacommit/testing/memory_object_store.h"
 #include "deltacommit/transaction.h"
-#include "logstore/object_store_log_store.h"
-#include "testing/fake_clock.h"
-#include "testing/memory_object_store.h"
 
 namespace deltacommit {
 namespace {

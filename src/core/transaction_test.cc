@@ -6,11 +6,11 @@
 
 #include "deltacommit/action_json.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/logstore/object_store_log_store.h"
 #include "deltacommit/schema.h"
-#include "logstore/object_store_log_store.h"
-#include "testing/fake_clock.h"
-#include "testing/fault_object_store.h"
-#include "testing/memory_object_store.h"
+#include "deltacommit/testing/fake_clock.h"
+#include "deltacommit/testing/fault_object_store.h"
+#include "deltacommit/testing/memory_object_store.h"
 
 namespace deltacommit {
 namespace {

@@ -1,4 +1,4 @@
-#include "logstore/coordinated_log_store.h"
+#include "deltacommit/logstore/coordinated_log_store.h"
 
 #include <algorithm>
 #include <set>
@@ -8,8 +8,8 @@
 
 #include "deltacommit/commit_coordinator.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/logstore/object_store_log_store.h"
 #include "logstore/service_append.h"
-#include "logstore/object_store_log_store.h"
 
 namespace deltacommit {
 namespace {

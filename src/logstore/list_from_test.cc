@@ -10,14 +10,14 @@
 
 #include "deltacommit/commit_service_client.h"
 #include "deltacommit/log_path.h"
-#include "logstore/coordinated_log_store.h"
-#include "logstore/object_store_log_store.h"
-#include "logstore/s3_dynamodb_log_store.h"
-#include "logstore/service_log_store.h"
-#include "testing/fake_clock.h"
-#include "testing/forwarding_object_store.h"
-#include "testing/memory_coordination_table.h"
-#include "testing/memory_object_store.h"
+#include "deltacommit/logstore/coordinated_log_store.h"
+#include "deltacommit/logstore/object_store_log_store.h"
+#include "deltacommit/logstore/s3_dynamodb_log_store.h"
+#include "deltacommit/logstore/service_log_store.h"
+#include "deltacommit/testing/fake_clock.h"
+#include "deltacommit/testing/forwarding_object_store.h"
+#include "deltacommit/testing/memory_coordination_table.h"
+#include "deltacommit/testing/memory_object_store.h"
 
 namespace deltacommit {
 namespace {

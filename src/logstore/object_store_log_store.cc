@@ -1,4 +1,4 @@
-#include "logstore/object_store_log_store.h"
+#include "deltacommit/logstore/object_store_log_store.h"
 
 #include <utility>
 

@@ -1,4 +1,4 @@
-#include "logstore/object_store_log_store.h"
+#include "deltacommit/logstore/object_store_log_store.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "deltacommit/log_path.h"
-#include "testing/fault_object_store.h"
-#include "testing/memory_object_store.h"
-#include "testing/recording_step_hooks.h"
+#include "deltacommit/testing/fault_object_store.h"
+#include "deltacommit/testing/memory_object_store.h"
+#include "deltacommit/testing/recording_step_hooks.h"
 
 namespace deltacommit {
 namespace {

@@ -1,4 +1,4 @@
-#include "logstore/s3_conditional_log_store.h"
+#include "deltacommit/logstore/s3_conditional_log_store.h"
 
 #include <map>
 #include <mutex>

@@ -1,12 +1,12 @@
 // The conditional-PUT probe logic, on fakes: a store that enforces
 // If-None-Match, one that silently overwrites, and one that refuses it.
 // (The real store is covered by tests/integration/s3_conditional_test.cc.)
-#include "logstore/s3_conditional_log_store.h"
+#include "deltacommit/logstore/s3_conditional_log_store.h"
 
 #include <gtest/gtest.h>
 
 #include "deltacommit/log_path.h"
-#include "testing/memory_object_store.h"
+#include "deltacommit/testing/memory_object_store.h"
 
 namespace deltacommit {
 namespace {

@@ -1,7 +1,7 @@
-#include "logstore/s3_dynamodb_log_store.h"
+#include "deltacommit/logstore/s3_dynamodb_log_store.h"
 
 #include "deltacommit/log_path.h"
-#include "logstore/object_store_log_store.h"
+#include "deltacommit/logstore/object_store_log_store.h"
 
 namespace deltacommit {
 namespace {

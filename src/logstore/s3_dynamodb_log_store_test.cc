@@ -2,7 +2,7 @@
 // coordination table): each step, recovery, the N-1 and version-0 checks,
 // and a crash sweep over every named step of a write. The real DynamoDB
 // adapter is tested on dynalite, and the two together in tests/integration.
-#include "logstore/s3_dynamodb_log_store.h"
+#include "deltacommit/logstore/s3_dynamodb_log_store.h"
 
 #include <gtest/gtest.h>
 
@@ -10,12 +10,12 @@
 
 #include "deltacommit/log_path.h"
 #include "deltacommit/schema.h"
+#include "deltacommit/testing/fake_clock.h"
+#include "deltacommit/testing/fault_object_store.h"
+#include "deltacommit/testing/memory_coordination_table.h"
+#include "deltacommit/testing/memory_object_store.h"
+#include "deltacommit/testing/recording_step_hooks.h"
 #include "deltacommit/transaction.h"
-#include "testing/fake_clock.h"
-#include "testing/fault_object_store.h"
-#include "testing/memory_coordination_table.h"
-#include "testing/memory_object_store.h"
-#include "testing/recording_step_hooks.h"
 
 namespace deltacommit {
 namespace {

@@ -1,10 +1,10 @@
-#include "logstore/service_log_store.h"
+#include "deltacommit/logstore/service_log_store.h"
 
 #include <utility>
 
 #include "deltacommit/log_path.h"
+#include "deltacommit/logstore/object_store_log_store.h"
 #include "logstore/service_append.h"
-#include "logstore/object_store_log_store.h"
 
 namespace deltacommit {
 

@@ -11,7 +11,7 @@
 #include "deltacommit/actions.h"
 #include "deltacommit/clock.h"
 #include "deltacommit/snapshot.h"
-#include "table/table_adapters.h"
+#include "deltacommit/table/table_adapters.h"
 
 namespace deltacommit {
 

@@ -1,4 +1,4 @@
-#include "table/data_staging.h"
+#include "deltacommit/table/data_staging.h"
 
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -11,7 +11,7 @@
 #include <iostream>
 #include <vector>
 
-#include "core/percent_encoding.h"
+#include "deltacommit/core/percent_encoding.h"
 
 namespace deltacommit {
 namespace {

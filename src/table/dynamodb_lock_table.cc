@@ -1,6 +1,6 @@
-#include "table/dynamodb_lock_table.h"
+#include "deltacommit/table/dynamodb_lock_table.h"
 
-#include "adapters/dynamodb/dynamodb_coordination_table.h"
+#include "deltacommit/dynamodb/dynamodb_coordination_table.h"
 
 namespace deltacommit {
 namespace {

@@ -2,13 +2,13 @@
 // create on a missing table, a racing creator, a wrong key schema, a TTL
 // failure that leaves a usable table; the missing-table hint and the
 // storage option that turns auto-create on.
-#include "table/dynamodb_lock_table.h"
+#include "deltacommit/table/dynamodb_lock_table.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "adapters/dynamodb/dynamodb_test_http.h"
-#include "testing/fake_clock.h"
+#include "deltacommit/dynamodb/dynamodb_test_http.h"
+#include "deltacommit/testing/fake_clock.h"
 
 namespace deltacommit {
 namespace {

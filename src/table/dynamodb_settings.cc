@@ -1,4 +1,4 @@
-#include "table/dynamodb_settings.h"
+#include "deltacommit/table/dynamodb_settings.h"
 
 #include <cctype>
 #include <charconv>

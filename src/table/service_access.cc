@@ -7,11 +7,11 @@
 #include <optional>
 #include <string>
 
-#include "adapters/aws/session_credentials.h"
-#include "adapters/service/http_commit_service_client.h"
-#include "adapters/service/service_client_options.h"
-#include "logstore/coordinated_log_store.h"
-#include "logstore/service_log_store.h"
+#include "deltacommit/aws/session_credentials.h"
+#include "deltacommit/logstore/coordinated_log_store.h"
+#include "deltacommit/logstore/service_log_store.h"
+#include "deltacommit/service_client/http_commit_service_client.h"
+#include "deltacommit/service_client/service_client_options.h"
 
 namespace deltacommit {
 namespace {

@@ -9,10 +9,10 @@
 // table's own S3 calls keep using the chain.
 #pragma once
 
-#include "adapters/aws/aws_config.h"
-#include "adapters/aws/http.h"
+#include "deltacommit/aws/aws_config.h"
+#include "deltacommit/aws/http.h"
 #include "deltacommit/status.h"
-#include "table/table_adapters.h"
+#include "deltacommit/table/table_adapters.h"
 
 namespace deltacommit {
 

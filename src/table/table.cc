@@ -9,9 +9,9 @@
 #include "deltacommit/commit_coordinator.h"
 #include "deltacommit/commit_rules.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/table/table_adapters.h"
 #include "deltacommit/table_features.h"
 #include "table/auto_checkpoint.h"
-#include "table/table_adapters.h"
 
 namespace deltacommit {
 

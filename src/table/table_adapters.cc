@@ -1,4 +1,4 @@
-#include "table/table_adapters.h"
+#include "deltacommit/table/table_adapters.h"
 
 #include <array>
 #include <cctype>
@@ -10,17 +10,17 @@
 #include <string>
 #include <string_view>
 
-#include "adapters/aws/aws_config.h"
-#include "adapters/dynamodb/dynamodb_coordination_table.h"
-#include "adapters/parquet/duckdb_parquet_handler.h"
-#include "adapters/posix/posix_object_store.h"
-#include "adapters/s3/s3_object_store.h"
+#include "deltacommit/aws/aws_config.h"
 #include "deltacommit/commit_coordinator.h"
-#include "logstore/object_store_log_store.h"
-#include "logstore/s3_conditional_log_store.h"
-#include "logstore/s3_dynamodb_log_store.h"
-#include "table/dynamodb_lock_table.h"
-#include "table/dynamodb_settings.h"
+#include "deltacommit/dynamodb/dynamodb_coordination_table.h"
+#include "deltacommit/logstore/object_store_log_store.h"
+#include "deltacommit/logstore/s3_conditional_log_store.h"
+#include "deltacommit/logstore/s3_dynamodb_log_store.h"
+#include "deltacommit/parquet/duckdb_parquet_handler.h"
+#include "deltacommit/posix/posix_object_store.h"
+#include "deltacommit/s3/s3_object_store.h"
+#include "deltacommit/table/dynamodb_lock_table.h"
+#include "deltacommit/table/dynamodb_settings.h"
 #include "table/service_access.h"
 
 namespace deltacommit {

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "adapters/parquet/data_file_handler.h"
+#include "deltacommit/parquet/data_file_handler.h"
 #include "deltacommit/table.h"
-#include "table/data_staging.h"
-#include "table/table_adapters.h"
+#include "deltacommit/table/data_staging.h"
+#include "deltacommit/table/table_adapters.h"
 
 namespace deltacommit {
 namespace {

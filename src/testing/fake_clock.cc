@@ -1,4 +1,4 @@
-#include "testing/fake_clock.h"
+#include "deltacommit/testing/fake_clock.h"
 
 namespace deltacommit {
 

@@ -1,4 +1,4 @@
-#include "testing/fault_commit_service_client.h"
+#include "deltacommit/testing/fault_commit_service_client.h"
 
 #include <array>
 #include <utility>

@@ -1,4 +1,4 @@
-#include "testing/fault_coordination_table.h"
+#include "deltacommit/testing/fault_coordination_table.h"
 
 #include <array>
 

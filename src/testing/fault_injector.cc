@@ -1,4 +1,4 @@
-#include "testing/fault_injector.h"
+#include "deltacommit/testing/fault_injector.h"
 
 #include <algorithm>
 #include <utility>

@@ -1,4 +1,4 @@
-#include "testing/fault_object_store.h"
+#include "deltacommit/testing/fault_object_store.h"
 
 #include <array>
 

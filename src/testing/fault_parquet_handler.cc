@@ -1,4 +1,4 @@
-#include "testing/fault_parquet_handler.h"
+#include "deltacommit/testing/fault_parquet_handler.h"
 
 #include <array>
 

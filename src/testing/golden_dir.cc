@@ -1,4 +1,4 @@
-#include "testing/golden_dir.h"
+#include "deltacommit/testing/golden_dir.h"
 
 #include <cctype>
 #include <cstdlib>

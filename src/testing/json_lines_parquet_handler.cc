@@ -1,4 +1,4 @@
-#include "testing/json_lines_parquet_handler.h"
+#include "deltacommit/testing/json_lines_parquet_handler.h"
 
 #include <string_view>
 

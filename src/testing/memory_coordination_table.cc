@@ -1,4 +1,4 @@
-#include "testing/memory_coordination_table.h"
+#include "deltacommit/testing/memory_coordination_table.h"
 
 namespace deltacommit {
 

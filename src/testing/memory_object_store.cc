@@ -1,4 +1,4 @@
-#include "testing/memory_object_store.h"
+#include "deltacommit/testing/memory_object_store.h"
 
 #include <algorithm>
 #include <utility>

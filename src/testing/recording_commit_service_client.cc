@@ -1,4 +1,4 @@
-#include "testing/recording_commit_service_client.h"
+#include "deltacommit/testing/recording_commit_service_client.h"
 
 namespace deltacommit {
 

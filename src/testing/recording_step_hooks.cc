@@ -1,4 +1,4 @@
-#include "testing/recording_step_hooks.h"
+#include "deltacommit/testing/recording_step_hooks.h"
 
 #include <algorithm>
 #include <utility>

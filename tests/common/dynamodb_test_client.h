@@ -4,9 +4,9 @@
 
 #include <memory>
 
-#include "adapters/aws/credentials.h"
-#include "adapters/aws/http.h"
-#include "adapters/dynamodb/dynamodb_client.h"
+#include "deltacommit/aws/credentials.h"
+#include "deltacommit/aws/http.h"
+#include "deltacommit/dynamodb/dynamodb_client.h"
 
 namespace deltacommit::testing {
 

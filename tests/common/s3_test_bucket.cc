@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "adapters/aws/sigv4.h"
+#include "deltacommit/aws/sigv4.h"
 #include "deltacommit/clock.h"
 #include "deltacommit/log_path.h"
 

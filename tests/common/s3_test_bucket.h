@@ -6,10 +6,10 @@
 #include <memory>
 #include <string>
 
-#include "adapters/aws/aws_config.h"
-#include "adapters/aws/credentials.h"
-#include "adapters/aws/http.h"
-#include "adapters/s3/s3_object_store.h"
+#include "deltacommit/aws/aws_config.h"
+#include "deltacommit/aws/credentials.h"
+#include "deltacommit/aws/http.h"
+#include "deltacommit/s3/s3_object_store.h"
 
 namespace deltacommit::testing {
 

@@ -6,8 +6,8 @@
 #include <mutex>
 #include <optional>
 
-#include "adapters/aws/aws_config.h"
-#include "adapters/aws/sts_client.h"
+#include "deltacommit/aws/aws_config.h"
+#include "deltacommit/aws/sts_client.h"
 #include "deltacommit/log_path.h"
 
 namespace deltacommit::testing {

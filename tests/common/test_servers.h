@@ -10,9 +10,9 @@
 #include <optional>
 #include <string>
 
-#include "adapters/aws/credentials.h"
-#include "adapters/aws/http.h"
-#include "adapters/s3/s3_object_store.h"
+#include "deltacommit/aws/credentials.h"
+#include "deltacommit/aws/http.h"
+#include "deltacommit/s3/s3_object_store.h"
 #include "deltacommit/status.h"
 
 namespace deltacommit::testing {

@@ -9,11 +9,11 @@
 #include <thread>
 #include <vector>
 
-#include "adapters/posix/posix_object_store.h"
 #include "common/test_servers.h"
+#include "deltacommit/posix/posix_object_store.h"
+#include "deltacommit/testing/fault_object_store.h"
+#include "deltacommit/testing/memory_object_store.h"
 #include "temp_dir.h"
-#include "testing/fault_object_store.h"
-#include "testing/memory_object_store.h"
 
 namespace deltacommit {
 namespace {

@@ -15,8 +15,8 @@
 #include <thread>
 #include <vector>
 
-#include "adapters/posix/beneath.h"
-#include "adapters/posix/posix_object_store.h"
+#include "deltacommit/posix/beneath.h"
+#include "deltacommit/posix/posix_object_store.h"
 #include "temp_dir.h"
 
 namespace deltacommit {

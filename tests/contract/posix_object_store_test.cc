@@ -1,7 +1,7 @@
 // POSIX-specific guarantees beyond the shared contract: no temp file is left
 // behind, a crashed writer's temp file never becomes the key, directories are
 // created as needed, and errno maps to the documented codes.
-#include "adapters/posix/posix_object_store.h"
+#include "deltacommit/posix/posix_object_store.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "deltacommit/log_path.h"
-#include "logstore/object_store_log_store.h"
+#include "deltacommit/logstore/object_store_log_store.h"
 #include "temp_dir.h"
 
 namespace deltacommit {

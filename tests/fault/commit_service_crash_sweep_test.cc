@@ -23,11 +23,11 @@
 
 #include "contract/temp_dir.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/testing/recording_step_hooks.h"
 #include "service/commits/commit_service.h"
 #include "service/commits/testing/commit_requests.h"
 #include "service/commits/testing/memory_store_factory.h"
 #include "service/state/sqlite_state_store.h"
-#include "testing/recording_step_hooks.h"
 
 namespace deltacommit::service {
 namespace {

@@ -9,14 +9,14 @@
 #include <map>
 #include <memory>
 
-#include "adapters/posix/posix_object_store.h"
 #include "deltacommit/log_check.h"
+#include "deltacommit/logstore/object_store_log_store.h"
+#include "deltacommit/posix/posix_object_store.h"
 #include "deltacommit/schema.h"
+#include "deltacommit/testing/fake_clock.h"
+#include "deltacommit/testing/memory_object_store.h"
+#include "deltacommit/testing/recording_step_hooks.h"
 #include "deltacommit/transaction.h"
-#include "logstore/object_store_log_store.h"
-#include "testing/fake_clock.h"
-#include "testing/memory_object_store.h"
-#include "testing/recording_step_hooks.h"
 
 namespace deltacommit {
 namespace {

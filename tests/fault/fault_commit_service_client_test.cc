@@ -1,7 +1,7 @@
 // FaultInjectingCommitServiceClient: no rules, no faults; a failed commit
 // never reaches the service, a dropped reply's commit does (and the result
 // says only kUnknownOutcome); rules match the table or the staged file.
-#include "testing/fault_commit_service_client.h"
+#include "deltacommit/testing/fault_commit_service_client.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -10,8 +10,8 @@
 #include <string>
 #include <thread>
 
-#include "testing/fake_clock.h"
-#include "testing/recording_commit_service_client.h"
+#include "deltacommit/testing/fake_clock.h"
+#include "deltacommit/testing/recording_commit_service_client.h"
 
 namespace deltacommit {
 namespace {

@@ -1,7 +1,7 @@
 // FaultInjectingCoordinationTable: no rules, no faults; each rule fires on
 // the calls it names only; a failed write never reaches the table, a dropped
 // reply's write does.
-#include "testing/fault_coordination_table.h"
+#include "deltacommit/testing/fault_coordination_table.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -12,8 +12,8 @@
 #include <thread>
 #include <vector>
 
-#include "testing/fake_clock.h"
-#include "testing/memory_coordination_table.h"
+#include "deltacommit/testing/fake_clock.h"
+#include "deltacommit/testing/memory_coordination_table.h"
 
 namespace deltacommit {
 namespace {

@@ -1,7 +1,7 @@
 // The fault-injection tools: each FaultInjectingObjectStore rule, its call
 // counters, and the FakeClock / RecordingSleeper / RecordingStepHooks fakes
 // that crash sweeps and backoff tests rely on.
-#include "testing/fault_object_store.h"
+#include "deltacommit/testing/fault_object_store.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -10,9 +10,9 @@
 #include <string>
 #include <thread>
 
-#include "testing/fake_clock.h"
-#include "testing/memory_object_store.h"
-#include "testing/recording_step_hooks.h"
+#include "deltacommit/testing/fake_clock.h"
+#include "deltacommit/testing/memory_object_store.h"
+#include "deltacommit/testing/recording_step_hooks.h"
 
 namespace deltacommit {
 namespace {

@@ -1,7 +1,7 @@
 // FaultInjectingParquetHandler: no rules, no faults; a failed checkpoint
 // write leaves no file, a dropped reply's write leaves it; read rules match
 // any part of a multi-part checkpoint.
-#include "testing/fault_parquet_handler.h"
+#include "deltacommit/testing/fault_parquet_handler.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "testing/json_lines_parquet_handler.h"
-#include "testing/memory_object_store.h"
+#include "deltacommit/testing/json_lines_parquet_handler.h"
+#include "deltacommit/testing/memory_object_store.h"
 
 namespace deltacommit {
 namespace {

@@ -1,5 +1,5 @@
 // Fuzz target: what the AWS credentials chain reads from outside the
-// process (src/adapters/aws/credentials_internal.h): the shared config and
+// process (deltacommit/aws/credentials_internal.h): the shared config and
 // credentials files (internal::ParseIni), the JSON a credential_process
 // prints (internal::ParseCredentialProcessOutput, without running anything)
 // and the ISO 8601 times of its Expiration (internal::ParseIso8601, with
@@ -24,8 +24,8 @@
 #include <string>
 #include <string_view>
 
-#include "adapters/aws/credentials.h"
-#include "adapters/aws/credentials_internal.h"
+#include "deltacommit/aws/credentials.h"
+#include "deltacommit/aws/credentials_internal.h"
 #include "fuzz_check.h"
 
 namespace {

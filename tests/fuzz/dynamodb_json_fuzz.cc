@@ -11,10 +11,10 @@
 #include <string>
 #include <string_view>
 
-#include "adapters/aws/errors.h"
-#include "adapters/dynamodb/attribute_value.h"
-#include "adapters/dynamodb/dynamodb_coordination_table.h"
-#include "adapters/dynamodb/dynamodb_json.h"
+#include "deltacommit/aws/errors.h"
+#include "deltacommit/dynamodb/attribute_value.h"
+#include "deltacommit/dynamodb/dynamodb_coordination_table.h"
+#include "deltacommit/dynamodb/dynamodb_json.h"
 #include "fuzz_check.h"
 
 namespace {

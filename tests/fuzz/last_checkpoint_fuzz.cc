@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "deltacommit/checkpoint.h"
-#include "core/last_checkpoint.h"
+#include "deltacommit/core/last_checkpoint.h"
 #include "fuzz_check.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

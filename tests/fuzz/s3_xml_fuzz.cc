@@ -13,9 +13,9 @@
 
 #include <pugixml.hpp>
 
-#include "adapters/aws/errors.h"
-#include "adapters/aws/sts_client.h"
-#include "adapters/s3/s3_xml.h"
+#include "deltacommit/aws/errors.h"
+#include "deltacommit/aws/sts_client.h"
+#include "deltacommit/s3/s3_xml.h"
 #include "fuzz_check.h"
 
 namespace {

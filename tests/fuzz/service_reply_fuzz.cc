@@ -26,14 +26,14 @@
 #include <string_view>
 #include <utility>
 
-#include "adapters/aws/credentials.h"
-#include "adapters/aws/http.h"
-#include "adapters/service/http_commit_service_client.h"
-#include "adapters/service/service_json.h"
-#include "adapters/service/service_reply.h"
+#include "deltacommit/aws/credentials.h"
+#include "deltacommit/aws/http.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/service_client/http_commit_service_client.h"
+#include "deltacommit/service_client/service_json.h"
+#include "deltacommit/service_client/service_reply.h"
+#include "deltacommit/testing/fake_clock.h"
 #include "fuzz_check.h"
-#include "testing/fake_clock.h"
 
 namespace {
 

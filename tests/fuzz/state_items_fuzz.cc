@@ -25,14 +25,14 @@
 #include <utility>
 #include <vector>
 
-#include "adapters/aws/credentials.h"
-#include "adapters/aws/http.h"
-#include "adapters/dynamodb/attribute_value.h"
-#include "adapters/dynamodb/dynamodb_client.h"
-#include "adapters/dynamodb/dynamodb_json.h"
+#include "deltacommit/aws/credentials.h"
+#include "deltacommit/aws/http.h"
+#include "deltacommit/dynamodb/attribute_value.h"
+#include "deltacommit/dynamodb/dynamodb_client.h"
+#include "deltacommit/dynamodb/dynamodb_json.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/testing/fake_clock.h"
 #include "fuzz_check.h"
-#include "testing/fake_clock.h"
 #include "service/state/dynamodb_state_items.h"
 #include "service/state/dynamodb_state_store.h"
 

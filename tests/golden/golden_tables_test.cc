@@ -28,12 +28,12 @@
 #include <utility>
 #include <vector>
 
-#include "adapters/posix/posix_object_store.h"
 #include "deltacommit/log_check.h"
+#include "deltacommit/logstore/object_store_log_store.h"
 #include "deltacommit/parquet_handler.h"
+#include "deltacommit/posix/posix_object_store.h"
 #include "deltacommit/snapshot.h"
-#include "logstore/object_store_log_store.h"
-#include "testing/golden_dir.h"
+#include "deltacommit/testing/golden_dir.h"
 
 namespace deltacommit {
 namespace {

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "cli_runner.h"
+#include "common/cli_runner.h"
 #include "doc_table.h"
 #include "serve_api_fixture.h"
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "cli_runner.h"
+#include "common/cli_runner.h"
 #include "common/test_servers.h"
 #include "deltacommit/log_path.h"
 

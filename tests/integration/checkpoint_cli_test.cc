@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli_runner.h"
+#include "common/cli_runner.h"
 #include "common/test_servers.h"
 #include "contract/temp_dir.h"
 #include "deltacommit/log_path.h"

@@ -15,13 +15,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "adapters/posix/posix_object_store.h"
-#include "cli_runner.h"
+#include "common/cli_runner.h"
 #include "common/sanitizer_load.h"
 #include "deltacommit/action_json.h"
 #include "deltacommit/log_check.h"
 #include "deltacommit/log_path.h"
-#include "logstore/object_store_log_store.h"
+#include "deltacommit/logstore/object_store_log_store.h"
+#include "deltacommit/posix/posix_object_store.h"
 
 namespace deltacommit {
 namespace {

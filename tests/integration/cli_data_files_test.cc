@@ -17,9 +17,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli_runner.h"
+#include "common/cli_runner.h"
 #include "common/test_servers.h"
-#include "core/percent_encoding.h"
+#include "deltacommit/core/percent_encoding.h"
 #include "parquet/hyparquet.h"
 
 namespace deltacommit {

@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli_runner.h"
+#include "common/cli_runner.h"
 #include "common/test_servers.h"
 
 namespace deltacommit {

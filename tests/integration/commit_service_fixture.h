@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "adapters/aws/aws_config.h"
-#include "adapters/aws/http.h"
-#include "adapters/s3/s3_object_store.h"
 #include "common/test_servers.h"
 #include "contract/state_store_envs.h"
+#include "deltacommit/aws/aws_config.h"
+#include "deltacommit/aws/http.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/s3/s3_object_store.h"
 #include "service/commits/commit_service.h"
 #include "service/commits/s3_object_store_factory.h"
 #include "service/commits/testing/commit_requests.h"

@@ -7,7 +7,7 @@
 
 #include <filesystem>
 
-#include "cli_runner.h"
+#include "common/cli_runner.h"
 #include "deltacommit/log_path.h"
 
 namespace deltacommit::testing {

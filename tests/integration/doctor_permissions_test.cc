@@ -10,10 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli_runner.h"
-#include "doctor_report.h"
+#include "common/cli_runner.h"
 #include "common/s3_test_bucket.h"
 #include "common/test_servers.h"
+#include "doctor_report.h"
 
 namespace deltacommit {
 namespace {

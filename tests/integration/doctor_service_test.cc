@@ -19,7 +19,7 @@
 #include <thread>
 #include <vector>
 
-#include "cli_runner.h"
+#include "common/cli_runner.h"
 #include "doctor_report.h"
 #include "serve_api_fixture.h"
 

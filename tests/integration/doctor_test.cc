@@ -15,10 +15,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "adapters/dynamodb/dynamodb_client.h"
-#include "cli_runner.h"
+#include "common/cli_runner.h"
 #include "common/dynamodb_test_client.h"
 #include "common/test_servers.h"
+#include "deltacommit/dynamodb/dynamodb_client.h"
 #include "deltacommit/log_path.h"
 #include "doctor_report.h"
 

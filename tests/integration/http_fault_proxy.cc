@@ -8,7 +8,7 @@
 #include <optional>
 #include <string_view>
 
-#include "core/ascii.h"
+#include "deltacommit/core/ascii.h"
 #include "loopback_socket.h"
 
 namespace deltacommit::testing {

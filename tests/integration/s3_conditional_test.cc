@@ -9,15 +9,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "logstore/s3_conditional_log_store.h"
-#include "cli_runner.h"
+#include "common/cli_runner.h"
 #include "common/sanitizer_load.h"
 #include "common/test_servers.h"
 #include "deltacommit/log_check.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/logstore/s3_conditional_log_store.h"
 #include "deltacommit/schema.h"
+#include "deltacommit/testing/fault_object_store.h"
 #include "deltacommit/transaction.h"
-#include "testing/fault_object_store.h"
 
 namespace deltacommit {
 namespace {

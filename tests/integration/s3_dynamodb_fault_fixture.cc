@@ -3,7 +3,7 @@
 #include <map>
 #include <utility>
 
-#include "adapters/aws/aws_config.h"
+#include "deltacommit/aws/aws_config.h"
 #include "deltacommit/log_check.h"
 #include "deltacommit/log_path.h"
 #include "deltacommit/schema.h"

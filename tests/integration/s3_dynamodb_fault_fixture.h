@@ -13,14 +13,14 @@
 #include <string>
 #include <vector>
 
-#include "adapters/aws/testing/fault_http_client.h"
-#include "adapters/dynamodb/dynamodb_client.h"
-#include "adapters/dynamodb/dynamodb_coordination_table.h"
 #include "common/test_servers.h"
+#include "deltacommit/aws/testing/fault_http_client.h"
+#include "deltacommit/dynamodb/dynamodb_client.h"
+#include "deltacommit/dynamodb/dynamodb_coordination_table.h"
+#include "deltacommit/logstore/s3_dynamodb_log_store.h"
 #include "deltacommit/step_hooks.h"
+#include "deltacommit/testing/fake_clock.h"
 #include "deltacommit/transaction.h"
-#include "logstore/s3_dynamodb_log_store.h"
-#include "testing/fake_clock.h"
 
 namespace deltacommit::testing {
 

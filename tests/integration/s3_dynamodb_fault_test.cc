@@ -10,11 +10,11 @@
 #include <thread>
 #include <vector>
 
-#include "adapters/dynamodb/dynamodb_test_http.h"
+#include "deltacommit/dynamodb/dynamodb_test_http.h"
 #include "deltacommit/log_check.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/testing/recording_step_hooks.h"
 #include "s3_dynamodb_fault_fixture.h"
-#include "testing/recording_step_hooks.h"
 
 namespace deltacommit::testing {
 namespace {

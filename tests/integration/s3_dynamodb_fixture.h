@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "adapters/dynamodb/dynamodb_coordination_table.h"
-#include "cli_runner.h"
+#include "common/cli_runner.h"
 #include "common/dynamodb_test_client.h"
 #include "common/test_servers.h"
+#include "deltacommit/dynamodb/dynamodb_coordination_table.h"
 #include "deltacommit/log_path.h"
 
 namespace deltacommit::testing {

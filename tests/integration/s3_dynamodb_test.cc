@@ -10,15 +10,15 @@
 #include <map>
 #include <thread>
 
-#include "adapters/aws/aws_config.h"
-#include "adapters/dynamodb/dynamodb_coordination_table.h"
-#include "cli_runner.h"
+#include "common/cli_runner.h"
 #include "common/sanitizer_load.h"
-#include "s3_dynamodb_fixture.h"
 #include "common/test_servers.h"
+#include "deltacommit/aws/aws_config.h"
+#include "deltacommit/dynamodb/dynamodb_coordination_table.h"
 #include "deltacommit/log_check.h"
 #include "deltacommit/log_path.h"
-#include "logstore/s3_dynamodb_log_store.h"
+#include "deltacommit/logstore/s3_dynamodb_log_store.h"
+#include "s3_dynamodb_fixture.h"
 
 namespace deltacommit {
 namespace {

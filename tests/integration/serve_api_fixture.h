@@ -17,13 +17,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "adapters/aws/credentials_internal.h"
-#include "adapters/aws/http.h"
-#include "adapters/aws/sigv4.h"
+#include "common/serve_process.h"
 #include "common/test_servers.h"
+#include "deltacommit/aws/credentials_internal.h"
+#include "deltacommit/aws/http.h"
+#include "deltacommit/aws/sigv4.h"
 #include "deltacommit/clock.h"
 #include "deltacommit/log_path.h"
-#include "serve_process.h"
 #include "service/config/auth.h"
 
 namespace deltacommit::testing {

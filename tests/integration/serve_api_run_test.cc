@@ -6,7 +6,7 @@
 #include <sstream>
 #include <thread>
 
-#include "cli_runner.h"
+#include "common/cli_runner.h"
 #include "delay_proxy.h"
 #include "serve_api_fixture.h"
 

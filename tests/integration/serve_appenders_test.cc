@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli_runner.h"
+#include "common/cli_runner.h"
 #include "common/sanitizer_load.h"
 #include "deltacommit/action_json.h"
 #include "serve_api_fixture.h"

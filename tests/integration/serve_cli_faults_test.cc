@@ -17,7 +17,7 @@
 #include <tuple>
 #include <vector>
 
-#include "cli_runner.h"
+#include "common/cli_runner.h"
 #include "http_fault_proxy.h"
 #include "serve_api_fixture.h"
 

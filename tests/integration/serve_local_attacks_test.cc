@@ -20,12 +20,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "adapters/aws/http.h"
+#include "common/serve_process.h"
+#include "deltacommit/aws/http.h"
 #include "deltacommit/log_path.h"
 #include "doc_table.h"
-#include "serve_process.h"
-#include "service/http/http_test_util.h"
 #include "service/config/auth.h"
+#include "service/http/http_test_util.h"
 
 namespace deltacommit::testing {
 namespace {

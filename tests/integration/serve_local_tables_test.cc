@@ -15,11 +15,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "adapters/aws/http.h"
-#include "cli_runner.h"
+#include "common/cli_runner.h"
+#include "common/serve_process.h"
+#include "deltacommit/aws/http.h"
 #include "deltacommit/log_path.h"
 #include "serve_api_fixture.h"
-#include "serve_process.h"
 #include "service/config/auth.h"
 
 namespace deltacommit::testing {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "cli_runner.h"
+#include "common/cli_runner.h"
 #include "serve_api_fixture.h"
 
 namespace deltacommit::testing {

@@ -25,7 +25,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli_runner.h"
+#include "common/cli_runner.h"
 #include "common/test_servers.h"
 #include "deltacommit/log_path.h"
 #include "service/testing/scripted_commit_service.h"

@@ -6,7 +6,7 @@
 #include <iostream>
 #include <iterator>
 
-#include "cli_runner.h"
+#include "common/cli_runner.h"
 
 namespace deltacommit::testing {
 namespace {

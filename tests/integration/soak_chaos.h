@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-#include "serve_process.h"
+#include "common/serve_process.h"
 
 namespace deltacommit::testing {
 

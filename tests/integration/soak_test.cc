@@ -26,10 +26,10 @@
 #include <set>
 #include <thread>
 
-#include "cli_runner.h"
+#include "common/cli_runner.h"
+#include "serve_api_fixture.h"
 #include "soak_chaos.h"
 #include "soak_log.h"
-#include "serve_api_fixture.h"
 
 namespace deltacommit::testing {
 namespace {

@@ -8,12 +8,12 @@
 #include <cstdlib>
 #include <string>
 
-#include "adapters/aws/aws_config.h"
-#include "adapters/aws/sts_client.h"
-#include "adapters/s3/s3_object_store.h"
 #include "common/test_servers.h"
+#include "deltacommit/aws/aws_config.h"
+#include "deltacommit/aws/sts_client.h"
 #include "deltacommit/clock.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/s3/s3_object_store.h"
 
 namespace deltacommit {
 namespace {

@@ -7,11 +7,11 @@
 
 #include "deltacommit/commit_coordinator.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/logstore/s3_dynamodb_log_store.h"
 #include "deltacommit/schema.h"
 #include "deltacommit/snapshot.h"
 #include "deltacommit/table_features.h"
 #include "deltacommit/transaction.h"
-#include "logstore/s3_dynamodb_log_store.h"
 #include "model/model_world.h"
 #include "service/commits/commit_steps.h"
 

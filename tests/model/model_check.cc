@@ -7,10 +7,10 @@
 #include <random>
 
 #include "deltacommit/log_path.h"
-#include "logstore/coordinated_log_store.h"
-#include "logstore/object_store_log_store.h"
-#include "logstore/s3_dynamodb_log_store.h"
-#include "logstore/service_log_store.h"
+#include "deltacommit/logstore/coordinated_log_store.h"
+#include "deltacommit/logstore/object_store_log_store.h"
+#include "deltacommit/logstore/s3_dynamodb_log_store.h"
+#include "deltacommit/logstore/service_log_store.h"
 #include "model/model_world.h"
 #include "service/state/sqlite_state_store.h"
 

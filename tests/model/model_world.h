@@ -13,12 +13,12 @@
 #include <vector>
 
 #include "deltacommit/log_store.h"
+#include "deltacommit/testing/fake_clock.h"
+#include "deltacommit/testing/memory_coordination_table.h"
+#include "deltacommit/testing/memory_object_store.h"
 #include "model/model_check.h"
 #include "model/model_ports.h"
 #include "model/service_instance.h"
-#include "testing/fake_clock.h"
-#include "testing/memory_coordination_table.h"
-#include "testing/memory_object_store.h"
 
 namespace deltacommit::model {
 

@@ -33,7 +33,7 @@
 #include <string_view>
 #include <vector>
 
-#include "testing/fake_clock.h"
+#include "deltacommit/testing/fake_clock.h"
 
 namespace deltacommit::model {
 

@@ -19,9 +19,10 @@
 #include <memory>
 #include <string>
 
-#include "adapters/aws/credentials.h"
-#include "adapters/aws/http.h"
-#include "adapters/service/http_commit_service_client.h"
+#include "deltacommit/aws/credentials.h"
+#include "deltacommit/aws/http.h"
+#include "deltacommit/service_client/http_commit_service_client.h"
+#include "deltacommit/testing/fake_clock.h"
 #include "service/api/service_api.h"
 #include "service/commits/commit_service.h"
 #include "service/config/auth.h"
@@ -29,7 +30,6 @@
 #include "service/http/json_logger.h"
 #include "service/http/metrics.h"
 #include "service/http/router.h"
-#include "testing/fake_clock.h"
 
 namespace deltacommit::model {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "adapters/aws/credentials.h"
+#include "deltacommit/aws/credentials.h"
 #include "deltacommit/clock.h"
 #include "service/commits/commit_types.h"
 

@@ -1,7 +1,7 @@
 // FaultyStateStore: the fault-injecting StateStore decorator for tests. It
 // makes calls fail, lose their reply (the call takes effect, then answers
 // kUnknownOutcome: a Ratify that may have been applied), slow down or
-// freeze, by the rules of testing/fault_injector.h, and counts calls of each
+// freeze, by the rules of deltacommit/testing/fault_injector.h, and counts calls of each
 // kind. SetDown and DropRatifyReplies are shorthands for such rules; like
 // every rule they act in the order they were added.
 //
@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "deltacommit/clock.h"
+#include "deltacommit/testing/port_faults.h"
 #include "service/state/forwarding_state_store.h"
-#include "testing/port_faults.h"
 
 namespace deltacommit::service::testing {
 

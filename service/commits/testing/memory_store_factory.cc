@@ -2,8 +2,8 @@
 
 #include <utility>
 
-#include "adapters/aws/errors.h"
-#include "testing/forwarding_object_store.h"
+#include "deltacommit/aws/errors.h"
+#include "deltacommit/testing/forwarding_object_store.h"
 
 namespace deltacommit::service::testing {
 namespace {

@@ -13,9 +13,9 @@
 #include <mutex>
 #include <string>
 
+#include "deltacommit/testing/fault_object_store.h"
+#include "deltacommit/testing/memory_object_store.h"
 #include "service/commits/object_store_factory.h"
-#include "testing/fault_object_store.h"
-#include "testing/memory_object_store.h"
 
 namespace deltacommit::service::testing {
 

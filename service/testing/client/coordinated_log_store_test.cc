@@ -1,17 +1,17 @@
 // The `coordinated` log store: staged commits ratified by the (scripted)
 // commit service over HTTP, and readers that merge the service's unpublished
 // commits into the object store's listing.
-#include "logstore/coordinated_log_store.h"
+#include "deltacommit/logstore/coordinated_log_store.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <functional>
 
-#include "adapters/service/log_store_test_util.h"
-#include "service/testing/client/service_test_fixture.h"
 #include "deltacommit/log_path.h"
-#include "testing/forwarding_object_store.h"
+#include "deltacommit/service_client/log_store_test_util.h"
+#include "deltacommit/testing/forwarding_object_store.h"
+#include "service/testing/client/service_test_fixture.h"
 
 namespace deltacommit::testing {
 namespace {

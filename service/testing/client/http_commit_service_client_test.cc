@@ -1,13 +1,13 @@
 // The commit service client against a real local HTTP server: what it sends,
 // and how each answer of the API (docs/api.md) becomes a Status.
-#include "adapters/service/http_commit_service_client.h"
+#include "deltacommit/service_client/http_commit_service_client.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "adapters/aws/credentials_internal.h"
-#include "service/testing/client/service_test_fixture.h"
+#include "deltacommit/aws/credentials_internal.h"
 #include "deltacommit/log_path.h"
+#include "service/testing/client/service_test_fixture.h"
 
 namespace deltacommit::testing {
 namespace {

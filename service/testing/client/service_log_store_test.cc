@@ -1,13 +1,13 @@
 // The `service` log store: Transactions commit through the (scripted) commit
 // service over HTTP; snapshots read the log from the object store.
-#include "logstore/service_log_store.h"
+#include "deltacommit/logstore/service_log_store.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "adapters/service/log_store_test_util.h"
-#include "service/testing/client/service_test_fixture.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/service_client/log_store_test_util.h"
+#include "service/testing/client/service_test_fixture.h"
 
 namespace deltacommit::testing {
 namespace {

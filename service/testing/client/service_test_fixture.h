@@ -12,12 +12,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "adapters/aws/credentials.h"
-#include "adapters/aws/http.h"
-#include "adapters/service/http_commit_service_client.h"
+#include "deltacommit/aws/credentials.h"
+#include "deltacommit/aws/http.h"
+#include "deltacommit/service_client/http_commit_service_client.h"
+#include "deltacommit/testing/fake_clock.h"
+#include "deltacommit/testing/memory_object_store.h"
 #include "service/testing/scripted_commit_service.h"
-#include "testing/fake_clock.h"
-#include "testing/memory_object_store.h"
 
 namespace deltacommit::testing {
 

@@ -1,9 +1,9 @@
-#include "adapters/aws/aws_config.h"
+#include "deltacommit/aws/aws_config.h"
 
 #include <utility>
 #include <vector>
 
-#include "adapters/aws/credentials_internal.h"
+#include "deltacommit/aws/credentials_internal.h"
 
 namespace deltacommit::aws {
 namespace {

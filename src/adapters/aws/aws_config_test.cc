@@ -1,4 +1,4 @@
-#include "adapters/aws/aws_config.h"
+#include "deltacommit/aws/aws_config.h"
 
 #include <stdlib.h>
 

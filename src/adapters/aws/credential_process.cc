@@ -21,7 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "adapters/aws/credentials_internal.h"
+#include "deltacommit/aws/credentials_internal.h"
 
 namespace deltacommit::aws::internal {
 namespace {

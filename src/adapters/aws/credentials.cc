@@ -1,7 +1,7 @@
 // The provider chain and its cache. INI parsing lives in
 // credentials_files.cc, running credential_process in credential_process.cc.
 
-#include "adapters/aws/credentials.h"
+#include "deltacommit/aws/credentials.h"
 
 #include <algorithm>
 #include <chrono>
@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "adapters/aws/credentials_internal.h"
+#include "deltacommit/aws/credentials_internal.h"
 
 namespace deltacommit::aws::internal {
 namespace {

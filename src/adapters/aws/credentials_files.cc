@@ -11,7 +11,7 @@
 #include <system_error>
 #include <utility>
 
-#include "adapters/aws/credentials_internal.h"
+#include "deltacommit/aws/credentials_internal.h"
 
 namespace deltacommit::aws::internal {
 namespace {

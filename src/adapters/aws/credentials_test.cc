@@ -1,4 +1,4 @@
-#include "adapters/aws/credentials.h"
+#include "deltacommit/aws/credentials.h"
 
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -13,8 +13,8 @@
 
 #include <gtest/gtest.h>
 
-#include "adapters/aws/credentials_internal.h"
-#include "testing/fake_clock.h"
+#include "deltacommit/aws/credentials_internal.h"
+#include "deltacommit/testing/fake_clock.h"
 
 namespace deltacommit::aws {
 namespace {

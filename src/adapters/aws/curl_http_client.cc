@@ -38,7 +38,7 @@
 #include <utility>
 #include <vector>
 
-#include "adapters/aws/http.h"
+#include "deltacommit/aws/http.h"
 
 static_assert(LIBCURL_VERSION_NUM >= 0x075500,
               "needs libcurl >= 7.85 (PREREQFUNCTION, PROTOCOLS_STR)");

@@ -21,7 +21,7 @@
 #include <thread>
 #include <vector>
 
-#include "adapters/aws/http.h"
+#include "deltacommit/aws/http.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

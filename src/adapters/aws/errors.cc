@@ -1,4 +1,4 @@
-#include "adapters/aws/errors.h"
+#include "deltacommit/aws/errors.h"
 
 #include <pugixml.hpp>
 
@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "adapters/aws/sigv4.h"
+#include "deltacommit/aws/sigv4.h"
 
 namespace deltacommit::aws {
 namespace {

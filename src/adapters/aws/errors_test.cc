@@ -1,9 +1,9 @@
-#include "adapters/aws/errors.h"
+#include "deltacommit/aws/errors.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "adapters/aws/sigv4.h"
+#include "deltacommit/aws/sigv4.h"
 
 namespace deltacommit::aws {
 namespace {

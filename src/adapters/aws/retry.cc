@@ -1,4 +1,4 @@
-#include "adapters/aws/retry.h"
+#include "deltacommit/aws/retry.h"
 
 #include <algorithm>
 #include <charconv>

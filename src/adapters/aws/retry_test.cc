@@ -1,7 +1,7 @@
 // SendWithRetry with a scripted HttpClient and a RecordingSleeper: which
 // failures are retried for idempotent and non-idempotent requests, how long
 // it backs off, and how many times it sends.
-#include "adapters/aws/retry.h"
+#include "deltacommit/aws/retry.h"
 
 #include <chrono>
 #include <deque>
@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
+#include "deltacommit/testing/fake_clock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "testing/fake_clock.h"
 
 namespace deltacommit::aws {
 namespace {

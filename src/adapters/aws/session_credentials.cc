@@ -1,8 +1,8 @@
-#include "adapters/aws/session_credentials.h"
+#include "deltacommit/aws/session_credentials.h"
 
 #include <utility>
 
-#include "adapters/aws/credentials_internal.h"
+#include "deltacommit/aws/credentials_internal.h"
 
 namespace deltacommit::aws {
 namespace {

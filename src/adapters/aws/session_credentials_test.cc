@@ -1,4 +1,4 @@
-#include "adapters/aws/session_credentials.h"
+#include "deltacommit/aws/session_credentials.h"
 
 #include <atomic>
 #include <chrono>
@@ -10,7 +10,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "testing/fake_clock.h"
+#include "deltacommit/testing/fake_clock.h"
 
 namespace deltacommit::aws {
 namespace {

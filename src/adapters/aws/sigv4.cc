@@ -1,7 +1,7 @@
 // AWS Signature Version 4 header signing; see sigv4.h. The steps follow
 // AWS's published algorithm: canonical request -> string to sign -> HMAC
 // with a key derived from the secret -> Authorization header.
-#include "adapters/aws/sigv4.h"
+#include "deltacommit/aws/sigv4.h"
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/ascii.h"
+#include "deltacommit/core/ascii.h"
 
 namespace deltacommit::aws {
 namespace {

@@ -1,4 +1,4 @@
-#include "adapters/aws/sigv4.h"
+#include "deltacommit/aws/sigv4.h"
 
 #include <gtest/gtest.h>
 

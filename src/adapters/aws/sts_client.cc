@@ -1,4 +1,4 @@
-#include "adapters/aws/sts_client.h"
+#include "deltacommit/aws/sts_client.h"
 
 #include <pugixml.hpp>
 
@@ -6,9 +6,9 @@
 #include <string>
 #include <utility>
 
-#include "adapters/aws/credentials_internal.h"
-#include "adapters/aws/errors.h"
-#include "adapters/aws/sigv4.h"
+#include "deltacommit/aws/credentials_internal.h"
+#include "deltacommit/aws/errors.h"
+#include "deltacommit/aws/sigv4.h"
 
 namespace deltacommit::aws {
 namespace {

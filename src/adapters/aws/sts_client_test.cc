@@ -1,4 +1,4 @@
-#include "adapters/aws/sts_client.h"
+#include "deltacommit/aws/sts_client.h"
 
 #include <map>
 #include <string>
@@ -7,9 +7,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "adapters/aws/credentials_internal.h"
-#include "adapters/aws/testing/scripted_http_client.h"
-#include "testing/fake_clock.h"
+#include "deltacommit/aws/credentials_internal.h"
+#include "deltacommit/aws/testing/scripted_http_client.h"
+#include "deltacommit/testing/fake_clock.h"
 
 namespace deltacommit::aws {
 namespace {

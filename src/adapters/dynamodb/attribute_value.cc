@@ -1,9 +1,9 @@
-#include "adapters/dynamodb/attribute_value.h"
+#include "deltacommit/dynamodb/attribute_value.h"
 
 #include <charconv>
 #include <utility>
 
-#include "adapters/dynamodb/dynamodb_json.h"
+#include "deltacommit/dynamodb/dynamodb_json.h"
 
 namespace deltacommit::dynamodb {
 

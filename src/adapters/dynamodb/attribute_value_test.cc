@@ -1,5 +1,5 @@
 // AttributeValue: construction, equality and DynamoDB's JSON form, both ways.
-#include "adapters/dynamodb/attribute_value.h"
+#include "deltacommit/dynamodb/attribute_value.h"
 
 #include <string>
 

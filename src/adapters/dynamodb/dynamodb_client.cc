@@ -1,13 +1,13 @@
-#include "adapters/dynamodb/dynamodb_client.h"
+#include "deltacommit/dynamodb/dynamodb_client.h"
 
 #include <algorithm>
 #include <random>
 #include <string_view>
 #include <utility>
 
-#include "adapters/aws/errors.h"
-#include "adapters/aws/sigv4.h"
-#include "adapters/dynamodb/dynamodb_json.h"
+#include "deltacommit/aws/errors.h"
+#include "deltacommit/aws/sigv4.h"
+#include "deltacommit/dynamodb/dynamodb_json.h"
 
 namespace deltacommit::dynamodb {
 namespace {

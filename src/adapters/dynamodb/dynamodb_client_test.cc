@@ -2,8 +2,8 @@
 // operation, how replies decode, how each error code maps into Status, and
 // which failures are sent again (with the backoff recorded by a
 // RecordingSleeper over a FakeClock, so nothing sleeps).
-#include "adapters/dynamodb/dynamodb_test_http.h"
-#include "adapters/dynamodb/dynamodb_client.h"
+#include "deltacommit/dynamodb/dynamodb_client.h"
+#include "deltacommit/dynamodb/dynamodb_test_http.h"
 
 #include <chrono>
 #include <deque>
@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
+#include "deltacommit/testing/fake_clock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "testing/fake_clock.h"
 
 namespace deltacommit::dynamodb {
 namespace {

@@ -1,4 +1,4 @@
-#include "adapters/dynamodb/dynamodb_coordination_table.h"
+#include "deltacommit/dynamodb/dynamodb_coordination_table.h"
 
 #include <string_view>
 #include <utility>

@@ -12,13 +12,13 @@
 #include <thread>
 #include <vector>
 
-#include "adapters/aws/aws_config.h"
-#include "adapters/aws/credentials.h"
-#include "adapters/aws/http.h"
-#include "adapters/dynamodb/dynamodb_client.h"
 #include "common/dynamodb_test_client.h"
 #include "common/test_servers.h"
-#include "adapters/dynamodb/dynamodb_coordination_table.h"
+#include "deltacommit/aws/aws_config.h"
+#include "deltacommit/aws/credentials.h"
+#include "deltacommit/aws/http.h"
+#include "deltacommit/dynamodb/dynamodb_client.h"
+#include "deltacommit/dynamodb/dynamodb_coordination_table.h"
 #include "deltacommit/log_path.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"

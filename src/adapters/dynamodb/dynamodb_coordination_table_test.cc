@@ -2,8 +2,8 @@
 // HttpClient: the exact DynamoDB request of each call (Delta Spark's item
 // shape), how items parse, and that items another writer got wrong are
 // kDataLoss naming the attribute and the key, never a crash.
-#include "adapters/dynamodb/dynamodb_test_http.h"
-#include "adapters/dynamodb/dynamodb_coordination_table.h"
+#include "deltacommit/dynamodb/dynamodb_coordination_table.h"
+#include "deltacommit/dynamodb/dynamodb_test_http.h"
 
 #include <algorithm>
 #include <cctype>
@@ -13,9 +13,9 @@
 #include <utility>
 #include <vector>
 
+#include "deltacommit/testing/fake_clock.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "testing/fake_clock.h"
 
 namespace deltacommit::dynamodb {
 namespace {

@@ -1,4 +1,4 @@
-#include "adapters/dynamodb/dynamodb_json.h"
+#include "deltacommit/dynamodb/dynamodb_json.h"
 
 #include <utility>
 #include <vector>

@@ -8,12 +8,12 @@
 #include <string>
 
 #include "adapters/parquet/checkpoint_test_table.h"
-#include "adapters/parquet/duckdb_parquet_handler.h"
 #include "common/test_servers.h"
 #include "contract/temp_dir.h"
 #include "deltacommit/checkpoint.h"
-#include "logstore/object_store_log_store.h"
-#include "testing/fake_clock.h"
+#include "deltacommit/logstore/object_store_log_store.h"
+#include "deltacommit/parquet/duckdb_parquet_handler.h"
+#include "deltacommit/testing/fake_clock.h"
 
 namespace deltacommit {
 namespace {

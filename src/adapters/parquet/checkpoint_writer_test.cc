@@ -13,12 +13,12 @@
 #include <nlohmann/json.hpp>
 
 #include "adapters/parquet/checkpoint_test_table.h"
-#include "adapters/parquet/duckdb_parquet_handler.h"
-#include "adapters/posix/posix_object_store.h"
-#include "deltacommit/checkpoint.h"
-#include "logstore/object_store_log_store.h"
-#include "testing/fake_clock.h"
 #include "contract/temp_dir.h"
+#include "deltacommit/checkpoint.h"
+#include "deltacommit/logstore/object_store_log_store.h"
+#include "deltacommit/parquet/duckdb_parquet_handler.h"
+#include "deltacommit/posix/posix_object_store.h"
+#include "deltacommit/testing/fake_clock.h"
 
 namespace deltacommit {
 namespace {

@@ -15,8 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "adapters/parquet/data_file_handler.h"
 #include "adapters/parquet/data_sql.h"
+#include "deltacommit/parquet/data_file_handler.h"
 
 namespace deltacommit {
 namespace {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "adapters/parquet/data_sql.h"
-#include "adapters/parquet/data_files.h"
+#include "deltacommit/parquet/data_files.h"
 #include "deltacommit/status.h"
 
 namespace deltacommit::data_internal {

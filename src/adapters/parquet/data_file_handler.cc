@@ -1,4 +1,4 @@
-#include "adapters/parquet/data_file_handler.h"
+#include "deltacommit/parquet/data_file_handler.h"
 
 #include <cctype>
 #include <utility>

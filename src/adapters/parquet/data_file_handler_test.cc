@@ -1,7 +1,7 @@
 // The DuckDB data-file adapter on local files: conversion, partition
 // directories, statistics, the query view, schema inference and the errors
 // for inputs that do not fit.
-#include "adapters/parquet/data_file_handler.h"
+#include "deltacommit/parquet/data_file_handler.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "adapters/parquet/data_types.h"
-#include "core/percent_encoding.h"
+#include "deltacommit/core/percent_encoding.h"
 
 namespace deltacommit::data_internal {
 namespace {

@@ -8,12 +8,12 @@
 #include <vector>
 
 #include "adapters/parquet/data_columns.h"
-#include "adapters/parquet/data_file_handler.h"
 #include "adapters/parquet/data_input.h"
 #include "adapters/parquet/data_paths.h"
 #include "adapters/parquet/data_sql.h"
 #include "adapters/parquet/data_types.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/parquet/data_file_handler.h"
 
 namespace deltacommit {
 namespace data_internal {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "adapters/parquet/duckdb_handles.h"
-#include "adapters/parquet/duckdb_parquet_handler.h"
+#include "deltacommit/parquet/duckdb_parquet_handler.h"
 
 namespace deltacommit {
 namespace {

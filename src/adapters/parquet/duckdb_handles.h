@@ -18,7 +18,7 @@
 #include <string_view>
 
 #include "adapters/parquet/data_sql.h"
-#include "adapters/parquet/duckdb_parquet_handler.h"
+#include "deltacommit/parquet/duckdb_parquet_handler.h"
 #include "deltacommit/status.h"
 
 namespace deltacommit::parquet_internal {

@@ -1,4 +1,4 @@
-#include "adapters/parquet/duckdb_parquet_handler.h"
+#include "deltacommit/parquet/duckdb_parquet_handler.h"
 
 #include <duckdb.h>
 #include <fcntl.h>

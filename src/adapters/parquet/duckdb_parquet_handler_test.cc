@@ -12,7 +12,7 @@
 // Where JSON replay itself refuses the table (a feature this build cannot
 // read), the checkpoint path must refuse it with the same code. Tables whose
 // checkpoint is broken on purpose are listed in kBrokenCheckpoints.
-#include "adapters/parquet/duckdb_parquet_handler.h"
+#include "deltacommit/parquet/duckdb_parquet_handler.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -30,12 +30,12 @@
 #include <variant>
 #include <vector>
 
-#include "adapters/posix/posix_object_store.h"
 #include "deltacommit/action_json.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/logstore/object_store_log_store.h"
+#include "deltacommit/posix/posix_object_store.h"
 #include "deltacommit/snapshot.h"
-#include "logstore/object_store_log_store.h"
-#include "testing/golden_dir.h"
+#include "deltacommit/testing/golden_dir.h"
 
 namespace deltacommit {
 namespace {

@@ -15,8 +15,8 @@
 #include <thread>
 #include <vector>
 
-#include "adapters/parquet/duckdb_parquet_handler.h"
-#include "testing/memory_object_store.h"
+#include "deltacommit/parquet/duckdb_parquet_handler.h"
+#include "deltacommit/testing/memory_object_store.h"
 
 namespace deltacommit {
 namespace {

@@ -19,12 +19,12 @@
 #include <string>
 #include <vector>
 
-#include "adapters/parquet/duckdb_parquet_handler.h"
-#include "adapters/posix/posix_object_store.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/logstore/object_store_log_store.h"
+#include "deltacommit/parquet/duckdb_parquet_handler.h"
+#include "deltacommit/posix/posix_object_store.h"
 #include "deltacommit/snapshot.h"
-#include "logstore/object_store_log_store.h"
-#include "testing/golden_dir.h"
+#include "deltacommit/testing/golden_dir.h"
 
 namespace deltacommit {
 namespace {

@@ -9,13 +9,13 @@
 #include <vector>
 
 #include "adapters/parquet/checkpoint_test_table.h"
-#include "adapters/parquet/duckdb_parquet_handler.h"
 #include "common/test_servers.h"
 #include "deltacommit/checkpoint.h"
 #include "deltacommit/log_path.h"
-#include "logstore/object_store_log_store.h"
-#include "testing/fake_clock.h"
-#include "testing/forwarding_object_store.h"
+#include "deltacommit/logstore/object_store_log_store.h"
+#include "deltacommit/parquet/duckdb_parquet_handler.h"
+#include "deltacommit/testing/fake_clock.h"
+#include "deltacommit/testing/forwarding_object_store.h"
 
 namespace deltacommit {
 namespace {

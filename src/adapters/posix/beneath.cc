@@ -1,4 +1,4 @@
-#include "adapters/posix/beneath.h"
+#include "deltacommit/posix/beneath.h"
 
 #include <fcntl.h>
 #include <linux/openat2.h>

@@ -1,4 +1,4 @@
-#include "adapters/posix/posix_object_store.h"
+#include "deltacommit/posix/posix_object_store.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -12,9 +12,9 @@
 #include <system_error>
 #include <utility>
 
-#include "adapters/posix/beneath.h"
 #include "adapters/posix/retry_on_eintr.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/posix/beneath.h"
 
 namespace deltacommit {
 namespace {

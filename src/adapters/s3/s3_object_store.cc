@@ -1,9 +1,9 @@
-#include "adapters/s3/s3_object_store.h"
+#include "deltacommit/s3/s3_object_store.h"
 
 #include <random>
 
-#include "adapters/aws/sigv4.h"
-#include "adapters/s3/s3_xml.h"
+#include "deltacommit/aws/sigv4.h"
+#include "deltacommit/s3/s3_xml.h"
 
 namespace deltacommit {
 namespace {

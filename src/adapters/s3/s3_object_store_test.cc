@@ -2,7 +2,7 @@
 // the project's libcurl client): a store whose error messages quote the
 // credentials it was sent must not get them into our Status messages, which
 // the commit service puts in its replies and logs.
-#include "adapters/s3/s3_object_store.h"
+#include "deltacommit/s3/s3_object_store.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

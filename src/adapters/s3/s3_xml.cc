@@ -1,4 +1,4 @@
-#include "adapters/s3/s3_xml.h"
+#include "deltacommit/s3/s3_xml.h"
 
 #include <ctime>
 #include <string>

@@ -1,5 +1,5 @@
 // The S3 XML replies we parse: ListObjectsV2 pages, taken strictly.
-#include "adapters/s3/s3_xml.h"
+#include "deltacommit/s3/s3_xml.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

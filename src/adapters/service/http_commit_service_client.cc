@@ -1,12 +1,12 @@
-#include "adapters/service/http_commit_service_client.h"
+#include "deltacommit/service_client/http_commit_service_client.h"
 
 #include <algorithm>
 #include <random>
 #include <utility>
 
-#include "adapters/aws/sigv4.h"
-#include "adapters/service/service_json.h"
-#include "adapters/service/service_reply.h"
+#include "deltacommit/aws/sigv4.h"
+#include "deltacommit/service_client/service_json.h"
+#include "deltacommit/service_client/service_reply.h"
 
 namespace deltacommit::service_client {
 namespace {

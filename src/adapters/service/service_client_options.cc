@@ -1,8 +1,8 @@
-#include "adapters/service/service_client_options.h"
+#include "deltacommit/service_client/service_client_options.h"
 
 #include <cstdlib>
 
-#include "adapters/service/service_reply.h"
+#include "deltacommit/service_client/service_reply.h"
 
 namespace deltacommit::service_client {
 

@@ -1,11 +1,11 @@
-#include "adapters/service/service_client_options.h"
+#include "deltacommit/service_client/service_client_options.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <map>
 
-#include "adapters/service/service_reply.h"
+#include "deltacommit/service_client/service_reply.h"
 
 namespace deltacommit::service_client {
 namespace {

@@ -1,11 +1,11 @@
-#include "adapters/service/service_json.h"
+#include "deltacommit/service_client/service_json.h"
 
 #include <nlohmann/json.hpp>
 
-#include "adapters/aws/credentials_internal.h"
-#include "adapters/service/service_reply.h"
 #include "deltacommit/action_json.h"
+#include "deltacommit/aws/credentials_internal.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/service_client/service_reply.h"
 
 namespace deltacommit::service_client {
 namespace {

@@ -1,4 +1,4 @@
-#include "adapters/service/service_reply.h"
+#include "deltacommit/service_client/service_reply.h"
 
 #include <cstdio>
 

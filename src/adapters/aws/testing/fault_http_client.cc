@@ -1,11 +1,11 @@
-#include "adapters/aws/testing/fault_http_client.h"
+#include "deltacommit/aws/testing/fault_http_client.h"
 
 #include <algorithm>
 #include <cctype>
 #include <string_view>
 #include <utility>
 
-#include "core/ascii.h"
+#include "deltacommit/core/ascii.h"
 
 namespace deltacommit::aws::testing {
 namespace {

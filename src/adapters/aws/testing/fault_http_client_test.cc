@@ -1,6 +1,6 @@
 // FaultInjectingHttpClient's rules: what they match, when they fire, and
 // what reaches the wrapped client for each kind of fault.
-#include "adapters/aws/testing/fault_http_client.h"
+#include "deltacommit/aws/testing/fault_http_client.h"
 
 #include <gtest/gtest.h>
 
