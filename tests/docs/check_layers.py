@@ -62,35 +62,29 @@ def is_foreign_private(root: pathlib.Path, source: pathlib.Path, header: pathlib
     return target_folder(root, source) != owner
 
 
-def check_private(root: pathlib.Path) -> list:
+def check(root: pathlib.Path) -> list:
+    """One walk over the code: each file read and each include resolved once,
+    then both rules applied to it."""
     problems = []
     sources = (p for folder in CODE_FOLDERS for p in (root / folder).rglob("*"))
     for path in sorted(sources):
-        if path.suffix not in (".h", ".cc"):
-            continue
-        for name in INCLUDE.findall(path.read_text(errors="replace")):
-            target = resolve(root, path, name)
-            if target is not None and is_foreign_private(root, path, target):
-                problems.append(f"{path.relative_to(root)}: #include \"{name}\" is private to "
-                                f"{target_folder(root, target).relative_to(root)}")
-    return problems
-
-
-def check(root: pathlib.Path) -> list:
-    problems = check_private(root)
-    for layer, above in FORBIDDEN.items():
-        for path in sorted((root / layer).rglob("*")):
-            if path.suffix in (".h", ".cc"):
-                for name in INCLUDE.findall(path.read_text(errors="replace")):
-                    target = resolve(root, path, name)
-                    if target is not None and top(root, target) in above:
-                        problems.append(f"{path.relative_to(root)}: #include \"{name}\" "
-                                        f"is {target.relative_to(root)}")
-            elif path.name == "CMakeLists.txt":
-                for folder in CMAKE_REF.findall(path.read_text()):
-                    if folder in above:
-                        problems.append(f"{path.relative_to(root)}: names "
-                                        f"${{PROJECT_SOURCE_DIR}}/{folder}")
+        above = FORBIDDEN.get(top(root, path), ())
+        if path.suffix in (".h", ".cc"):
+            for name in INCLUDE.findall(path.read_text(errors="replace")):
+                target = resolve(root, path, name)
+                if target is None:
+                    continue
+                if top(root, target) in above:
+                    problems.append(f"{path.relative_to(root)}: #include \"{name}\" "
+                                    f"is {target.relative_to(root)}")
+                if is_foreign_private(root, path, target):
+                    problems.append(f"{path.relative_to(root)}: #include \"{name}\" is private "
+                                    f"to {target_folder(root, target).relative_to(root)}")
+        elif path.name == "CMakeLists.txt":
+            for folder in CMAKE_REF.findall(path.read_text()):
+                if folder in above:
+                    problems.append(f"{path.relative_to(root)}: names "
+                                    f"${{PROJECT_SOURCE_DIR}}/{folder}")
     return problems
 
 
