@@ -234,9 +234,9 @@ int Main(int argc, char** argv) {
   runner.keep = o.keep;
   runner.prefix = settings.table_prefix;
   runner.target = {
-      (*serve)->Url("/v1/commits"), token, Env("AWS_ACCESS_KEY_ID"),
-      Env("AWS_SECRET_ACCESS_KEY"),
-      aws::internal::FormatUtc(SystemClock().NowMillis() + 3'600'000)};
+      (*serve)->Url("/v1/commits"), token,
+      {Env("AWS_ACCESS_KEY_ID"), Env("AWS_SECRET_ACCESS_KEY"), "",
+       aws::internal::FormatUtc(SystemClock().NowMillis() + 3'600'000)}};
   runner.cpu = &cpu;
   runner.settings = settings;
   IdleConnections connections;

@@ -31,7 +31,7 @@ set(DELTACOMMIT_THREADED_DIRS service src/adapters/service tests/fault tests/mod
 # Suites in those folders that are not in the set: the HTTP API's
 # (service/api). Its handlers test does start the publisher's threads;
 # adding it to the tsan job is a choice of its own.
-set(DELTACOMMIT_UNTHREADED_TESTS commit_body_test replies_test service_api_test)
+set(DELTACOMMIT_UNTHREADED_TESTS replies_test service_api_test)
 if(DELTACOMMIT_BUILD_TESTS)
   add_custom_target(threaded_tests)
 endif()

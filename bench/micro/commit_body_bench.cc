@@ -1,34 +1,26 @@
 // The commit service's strict parse of a POST /v1/commits body
-// (service/api/commit_body.h), for a service-mode commit of range(0) adds
-// and for a coordinated-mode commit (a staged file's key, no actions).
+// (deltacommit/service_wire/commit_body.h), for a service-mode commit of
+// range(0) adds and for a coordinated-mode commit (a staged file's key, no
+// actions). The bodies are the ones the client writes.
 #include <benchmark/benchmark.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "deltacommit/action_json.h"
-#include "service/api/commit_body.h"
+#include "deltacommit/service_wire/commit_body.h"
 
-namespace deltacommit::service {
+namespace deltacommit::service_wire {
 namespace {
 
-constexpr char kCredentials[] =
-    R"("credentials":{"access_key_id":"ASIAEXAMPLEKEY123456","secret_access_key":)"
-    R"("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY","session_token":"FwoGZXIvYXdzEXAMPLE",)"
-    R"("expiration":"2030-01-02T03:04:05Z"})";
-
-// `text` as a JSON string literal (the actions travel as one string).
-std::string JsonString(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
+CommitBody WithCredentials(CommitBody body) {
+  body.table = "s3://bucket/tables/sales";
+  body.version = 1234;
+  body.credentials = RequestCredentials{"ASIAEXAMPLEKEY123456",
+                                        "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+                                        "FwoGZXIvYXdzEXAMPLE", "2030-01-02T03:04:05Z"};
+  return body;
 }
 
 std::string ServiceModeActions(int adds) {
@@ -64,20 +56,20 @@ void Parse(benchmark::State& state, const std::string& body) {
 }
 
 void BM_ParseCommitBodyService(benchmark::State& state) {
-  Parse(state, R"({"table":"s3://bucket/tables/sales","version":1234,"actions":)" +
-                   JsonString(ServiceModeActions(static_cast<int>(state.range(0)))) + "," +
-                   kCredentials + "}");
+  CommitBody body;
+  body.actions = ServiceModeActions(static_cast<int>(state.range(0)));
+  Parse(state, SerializeCommitBody(WithCredentials(std::move(body))));
 }
 
 void BM_ParseCommitBodyCoordinated(benchmark::State& state) {
-  Parse(state, std::string(R"({"table":"s3://bucket/tables/sales","version":1234,)"
-                           R"("staged_file":"_delta_log/_staged_commits/00000000000000001234.)"
-                           R"(0b7c2f3e-5d1a-4c8b-9e6f-2a4d8c1b7e90.json",)") +
-                   kCredentials + "}");
+  CommitBody body;
+  body.staged_file =
+      "_delta_log/_staged_commits/00000000000000001234.0b7c2f3e-5d1a-4c8b-9e6f-2a4d8c1b7e90.json";
+  Parse(state, SerializeCommitBody(WithCredentials(std::move(body))));
 }
 
 BENCHMARK(BM_ParseCommitBodyService)->Arg(1)->Arg(100);
 BENCHMARK(BM_ParseCommitBodyCoordinated);
 
 }  // namespace
-}  // namespace deltacommit::service
+}  // namespace deltacommit::service_wire

@@ -1,12 +1,12 @@
 #include "service_load/commit_methods.h"
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
 #include <utility>
 
 #include "deltacommit/aws/http.h"
 #include "deltacommit/log_path.h"
 #include "deltacommit/logstore/s3_conditional_log_store.h"
+#include "deltacommit/service_wire/answers.h"
 #include "service_load/table_store.h"
 
 namespace deltacommit::bench {
@@ -31,25 +31,22 @@ class ServiceCommitMethod : public CommitMethod {
         http_(aws::NewCurlHttpClient(ServiceHttpOptions())) {}
 
   Attempt Try(Version version, const std::string& content) override {
-    nlohmann::json body = {
-        {"table", table_},
-        {"actions", content},
-        {"credentials",
-         {{"access_key_id", target_.access_key_id},
-          {"secret_access_key", target_.secret_access_key},
-          {"expiration", target_.expiration}}}};
+    service_wire::CommitBody body;
+    body.table = table_;
+    body.actions = content;
+    body.credentials = target_.credentials;
     if (append_) {
-      body["append"] = true;
-      body["read_version"] = 0;  // the bench's tables never change metadata
+      body.append = true;
+      body.read_version = 0;  // the bench's tables never change metadata
     } else {
-      body["version"] = version;
+      body.version = version;
     }
     aws::HttpRequest request;
     request.method = "POST";
     request.url = target_.commits_url;
     request.headers = {{"Authorization", "Bearer " + target_.token},
                        {"Content-Type", "application/json"}};
-    request.body = body.dump();
+    request.body = service_wire::SerializeCommitBody(body);
     StatusOr<aws::HttpResponse> response = http_->Send(request);
     Attempt attempt;
     if (!response.ok()) {
@@ -60,26 +57,24 @@ class ServiceCommitMethod : public CommitMethod {
       attempt.refusal = true;
       return attempt;
     }
-    const nlohmann::json reply =
-        nlohmann::json::parse(response->body, nullptr, false);
     if (response->status == 200) {
+      // Committed, whatever the body says; without a readable answer, the
+      // commit counts as unpublished and an append's version as unknown.
+      const StatusOr<service_wire::CommitAnswer> answer =
+          service_wire::ParseCommitAnswer(response->body);
       attempt.kind = Attempt::Kind::kCommitted;
-      attempt.unpublished =
-          !(reply.is_object() && reply.value("published", false));
-      if (append_ && reply.is_object()) attempt.version = reply.value("version", Version{-1});
+      attempt.unpublished = !(answer.ok() && answer->published);
+      if (append_ && answer.ok()) attempt.version = answer->version;
       return attempt;
     }
-    const nlohmann::json error = reply.is_object() && reply.contains("error")
-                                     ? reply["error"]
-                                     : nlohmann::json::object();
-    const std::string code = error.is_object() ? error.value("code", "") : "";
-    if (response->status == 409 && error.contains("latest_version")) {
+    const service_wire::ErrorBody error = service_wire::ParseErrorBody(response->body);
+    if (response->status == 409 && error.latest_version) {
       attempt.kind = Attempt::Kind::kConflict;
-      attempt.latest = error["latest_version"].get<Version>();
+      attempt.latest = *error.latest_version;
       return attempt;
     }
-    attempt.error =
-        std::to_string(response->status) + " " + (code.empty() ? "?" : code);
+    attempt.error = std::to_string(response->status) + " " +
+                    (error.code.empty() ? "?" : error.code);
     attempt.refusal = response->status == 503;
     return attempt;
   }

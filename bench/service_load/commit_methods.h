@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 
+#include "deltacommit/service_wire/commit_body.h"
 #include "service_load/committers.h"
 
 namespace deltacommit::bench {
@@ -22,9 +23,7 @@ struct ServiceTarget {
   std::string token;        // bearer token
   // The writer's keys, sent with each commit (the service signs its S3
   // calls with them), and the expiration stated for them (RFC 3339).
-  std::string access_key_id;
-  std::string secret_access_key;
-  std::string expiration;
+  service_wire::RequestCredentials credentials;
 };
 
 std::unique_ptr<CommitMethod> NewServiceCommitMethod(

@@ -24,14 +24,15 @@
 #include <algorithm>
 #include <cctype>
 
-#include <nlohmann/json.hpp>
-
 #include "deltacommit/aws/credentials_internal.h"  // FormatUtc
+#include "deltacommit/core/message_quote.h"
 #include "deltacommit/log_path.h"
 #include "deltacommit/s3/s3_object_store.h"
 #include "deltacommit/service_client/service_client_options.h"
 #include "deltacommit/service_client/service_reply.h"
-#include "doctor/doctor.h"
+#include "deltacommit/service_wire/answers.h"
+#include "deltacommit/service_wire/commit_body.h"
+#include "doctor.h"
 
 namespace deltacommit::cli {
 namespace {
@@ -102,7 +103,7 @@ bool CheckReachable(aws::HttpClient& http, const CommitServiceOptions& o, Doctor
   if (reply->status != 200) {
     report.Add(name, Verdict::kFail,
                o.url + " answered GET /healthz with HTTP " + std::to_string(reply->status) +
-                   " (\"" + service_client::Excerpt(reply->body, 120) +
+                   " (\"" + Excerpt(reply->body, 120) +
                    "\"): is --service-url the address of a deltacommit commit service (behind "
                    "a proxy: with its path prefix)?");
     return false;
@@ -124,18 +125,13 @@ void CheckReady(aws::HttpClient& http, const CommitServiceOptions& o, DoctorRepo
     report.Add(name, Verdict::kOk, "ready: its state store answers (GET /readyz)");
     return;
   }
-  nlohmann::json body = nlohmann::json::parse(reply->body, nullptr, false);
-  // Whatever answered may not be a commit service: json::value() would throw
-  // on a "status" that is not a string.
-  std::string why = body.is_object() && body.contains("status") && body["status"].is_string()
-                        ? body["status"].get<std::string>()
-                        : "";
-  if (body.is_object() && body.contains("reason") && body["reason"].is_string()) {
-    why += ", " + body["reason"].get<std::string>();
-  }
+  // Whatever answered may not be a commit service: read leniently.
+  const service_wire::HealthAnswer answer = service_wire::ParseHealthAnswer(reply->body);
+  std::string why = answer.status;
+  if (!answer.reason.empty()) why += ", " + answer.reason;
   report.Add(name, Verdict::kFail,
              "not ready (GET /readyz: HTTP " + std::to_string(reply->status) + " " +
-                 service_client::Excerpt(why.empty() ? reply->body : why, 120) +
+                 Excerpt(why.empty() ? reply->body : why, 120) +
                  "): it refuses commits until it is; its log says why");
 }
 
@@ -143,17 +139,18 @@ void CheckReady(aws::HttpClient& http, const CommitServiceOptions& o, DoctorRepo
 // checks last before the commit logic: placeholders with an expiration that
 // is not a time, never the writer's own credentials.
 std::string ProbeCommitBody(const TableAdapters& t, const CommitServiceOptions& o) {
-  nlohmann::json body = {{"table", t.service_table}, {"version", kProbeVersion}};
+  service_wire::CommitBody probe;
+  probe.table = t.service_table;
+  probe.version = kProbeVersion;
   if (t.mode == CommitMode::kService) {
-    body["actions"] = "{\"commitInfo\":{\"operation\":\"DELTACOMMIT DOCTOR PROBE\"}}\n";
+    probe.actions = "{\"commitInfo\":{\"operation\":\"DELTACOMMIT DOCTOR PROBE\"}}\n";
   } else {
-    body["staged_file"] = StagedCommitPath(kProbeVersion, NewUuid());  // never written
+    probe.staged_file = StagedCommitPath(kProbeVersion, NewUuid());  // never written
   }
-  body["credentials"] = {{"access_key_id", "DOCTORPROBE"},
-                         {"secret_access_key", "doctor-probe-placeholder"},
-                         {"expiration", "doctor probe: not a time"}};
-  if (!o.endpoint.empty()) body["endpoint"] = o.endpoint;
-  return body.dump();
+  probe.credentials = service_wire::RequestCredentials{
+      "DOCTORPROBE", "doctor-probe-placeholder", "", "doctor probe: not a time"};
+  probe.endpoint = o.endpoint;
+  return service_wire::SerializeCommitBody(probe);
 }
 
 // POST /v1/commits with the probe. False when the service does not know the

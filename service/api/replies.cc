@@ -1,7 +1,5 @@
 #include "service/api/replies.h"
 
-#include <nlohmann/json.hpp>
-
 namespace deltacommit::service {
 
 int HttpStatusFor(CommitOutcome outcome) {
@@ -24,14 +22,17 @@ int HttpStatusFor(CommitOutcome outcome) {
 }
 
 ApiError ErrorFor(const Status& status) {
+  auto error = [&status](int http_status, const char* code) {
+    return ApiError{http_status, {code, status.message(), {}, {}}};
+  };
   switch (status.code()) {
-    case StatusCode::kInvalidArgument: return {400, "bad_request", status.message(), {}, {}};
-    case StatusCode::kUnauthenticated: return {401, "unauthenticated", status.message(), {}, {}};
-    case StatusCode::kPermissionDenied: return {403, "forbidden", status.message(), {}, {}};
+    case StatusCode::kInvalidArgument: return error(400, "bad_request");
+    case StatusCode::kUnauthenticated: return error(401, "unauthenticated");
+    case StatusCode::kPermissionDenied: return error(403, "forbidden");
     case StatusCode::kUnavailable:
     case StatusCode::kDeadlineExceeded:
-    case StatusCode::kUnknownOutcome: return {503, "unavailable", status.message(), {}, {}};
-    default: return {500, "internal", status.message(), {}, {}};
+    case StatusCode::kUnknownOutcome: return error(503, "unavailable");
+    default: return error(500, "internal");
   }
 }
 
@@ -39,19 +40,15 @@ ApiError ErrorFor(const CommitReply& reply) {
   const bool conflict = reply.outcome == CommitOutcome::kVersionTaken ||
                         reply.outcome == CommitOutcome::kVersionAhead ||
                         reply.outcome == CommitOutcome::kMetadataChanged;
-  return {HttpStatusFor(reply.outcome), std::string(CommitOutcomeName(reply.outcome)),
-          reply.message, conflict ? std::optional<Version>(reply.latest.value_or(-1)) : std::nullopt,
-          reply.reason};
+  return {HttpStatusFor(reply.outcome),
+          {std::string(CommitOutcomeName(reply.outcome)), reply.message,
+           conflict ? std::optional<Version>(reply.latest.value_or(-1)) : std::nullopt,
+           reply.reason}};
 }
 
 http::Response ErrorAnswer(const ApiError& error) {
-  nlohmann::json body = {{"code", error.code}, {"message", error.message}};
-  if (error.latest.has_value()) body["latest_version"] = *error.latest;
-  if (!error.reason.empty()) body["reason"] = error.reason;
-  // Messages quote client input: replace invalid UTF-8 rather than throw.
-  http::Response response = http::Response::Json(
-      error.status, nlohmann::json{{"error", std::move(body)}}.dump(
-                        -1, ' ', false, nlohmann::json::error_handler_t::replace));
+  http::Response response =
+      http::Response::Json(error.status, service_wire::SerializeErrorBody(error.body));
   if (error.status == 401) {
     response.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"deltacommit\"");
   }
@@ -61,10 +58,9 @@ http::Response ErrorAnswer(const ApiError& error) {
 
 http::Response CommitReplyResponse(const CommitReply& reply) {
   if (!reply.ok()) return ErrorAnswer(ErrorFor(reply));
-  nlohmann::json body = {{"version", reply.version}, {"published", reply.published}};
-  if (reply.merged > 0) body["merged"] = reply.merged;
-  if (reply.duplicate) body["duplicate"] = true;
-  return http::Response::Json(200, body.dump());
+  return http::Response::Json(200, service_wire::SerializeCommitAnswer(
+                                       {reply.version, reply.published, reply.merged,
+                                        reply.duplicate}));
 }
 
 }  // namespace deltacommit::service

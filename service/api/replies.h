@@ -1,17 +1,12 @@
 // The answers of the commit service's HTTP API (docs/api.md): the status
-// code of each refusal and its body
-//   {"error": {"code": "...", "message": "...", "latest_version": 9}}
-// (latest_version only on 409; on 424 a "reason": access_denied or
-// invalid_credentials). 401 carries `WWW-Authenticate: Bearer`,
-// 503 `Retry-After: 1`.
+// code of each refusal and of each commit outcome; the bodies are
+// service_wire's (ErrorBody: latest_version only on 409, on 424 a reason).
+// 401 carries `WWW-Authenticate: Bearer`, 503 `Retry-After: 1`.
 //
 // Thread-safety: pure functions.
 #pragma once
 
-#include <optional>
-#include <string>
-
-#include "deltacommit/actions.h"
+#include "deltacommit/service_wire/answers.h"
 #include "deltacommit/status.h"
 #include "service/commits/commit_types.h"
 #include "service/http/http_message.h"
@@ -20,10 +15,7 @@ namespace deltacommit::service {
 
 struct ApiError {
   int status = 500;
-  std::string code;  // "bad_request", "version_taken", ...
-  std::string message;
-  std::optional<Version> latest;  // 409 only
-  std::string reason;             // 424 only: "access_denied", "invalid_credentials"
+  service_wire::ErrorBody body;
 };
 
 // 200, 409, 409, 400, 413, 422, 424, 503, 500 (log_inconsistent).
@@ -40,7 +32,8 @@ ApiError ErrorFor(const CommitReply& reply);
 
 http::Response ErrorAnswer(const ApiError& error);
 
-// 200 {"version": v, "published": b}, or ErrorAnswer(ErrorFor(reply)).
+// 200 {"version": v, "published": b, "merged"?, "duplicate"?}, or
+// ErrorAnswer(ErrorFor(reply)).
 http::Response CommitReplyResponse(const CommitReply& reply);
 
 }  // namespace deltacommit::service

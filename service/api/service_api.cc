@@ -12,6 +12,8 @@
 
 namespace deltacommit::service {
 
+using service_wire::CommitBody;
+
 ServiceApi::ServiceApi(ServiceApiDeps deps) : deps_(deps) {}
 
 Status ServiceApi::AddRoutes(http::Router& router) {
@@ -34,7 +36,7 @@ http::Response ServiceApi::PostCommit(const http::Request& request) {
     LogCommit(request, nullptr, nullptr, &error, nullptr);
     return ErrorAnswer(error);
   }
-  StatusOr<CommitBody> body = ParseCommitBody(request.body);
+  StatusOr<CommitBody> body = service_wire::ParseCommitBody(request.body);
   if (!body.ok()) {
     ApiError error = ErrorFor(body.status());
     LogCommit(request, *token, nullptr, &error, nullptr);
@@ -62,11 +64,14 @@ std::optional<ApiError> ServiceApi::Prepare(const CommitBody& body, const TokenC
     StatusOr<S3EndpointConfig> endpoint =
         ResolveS3Endpoint(deps_.config->s3, table->bucket, body.endpoint);
     if (!endpoint.ok()) return ErrorFor(endpoint.status());
-    if (body.credentials_problem) {
-      return ApiError{422, "credentials_invalid", *body.credentials_problem, {}, {}};
+    // None at all: empty, which the commit logic answers 422 as well.
+    StatusOr<aws::Credentials> credentials = aws::Credentials{};
+    if (body.credentials) credentials = service_wire::ToAwsCredentials(*body.credentials);
+    if (!credentials.ok()) {
+      return ApiError{422, {"credentials_invalid", credentials.status().message(), {}, {}}};
     }
     out.access.endpoint = {endpoint->name, endpoint->service, endpoint->enforces_if_none_match};
-    out.access.credentials = body.credentials;
+    out.access.credentials = *std::move(credentials);
   }
   out.version = body.version;
   out.append = body.append;
@@ -87,7 +92,7 @@ std::optional<ApiError> ServiceApi::PrepareLocal(const CommitBody& body,
     return ErrorFor(InvalidArgumentError("field \"endpoint\": " + table.uri +
                                          " is a local table, which has no S3 endpoint"));
   }
-  if (body.has_credentials) {
+  if (body.credentials) {
     return ErrorFor(InvalidArgumentError(
         "field \"credentials\": " + table.uri +
         " is a local table, which the service writes as its own user: send no credentials"));
@@ -114,7 +119,7 @@ void ServiceApi::LogCommit(const http::Request& request, const TokenConfig* toke
                            const CommitReply* reply) const {
   const ApiError error = refused  ? *refused
                          : !reply->ok() ? ErrorFor(*reply)
-                                        : ApiError{200, "", "", {}, {}};
+                                        : ApiError{200, {"", "", {}, {}}};
   const http::LogLevel level = error.status >= 500   ? http::LogLevel::kError
                                : error.status >= 400 ? http::LogLevel::kWarn
                                                      : http::LogLevel::kInfo;
@@ -131,8 +136,10 @@ void ServiceApi::LogCommit(const http::Request& request, const TokenConfig* toke
       fields["version"] = body->version;
     }
     if (!body->endpoint.empty()) fields["endpoint"] = body->endpoint.substr(0, 64);
-    if (!body->credentials.access_key_id.empty()) {
-      fields["key_id"] = body->credentials.RedactedKeyId();
+    if (body->credentials && !body->credentials->access_key_id.empty()) {
+      aws::Credentials key;
+      key.access_key_id = body->credentials->access_key_id;
+      fields["key_id"] = key.RedactedKeyId();
     }
   }
   if (reply != nullptr && reply->ok()) {
@@ -142,9 +149,9 @@ void ServiceApi::LogCommit(const http::Request& request, const TokenConfig* toke
     if (reply->duplicate) fields["duplicate"] = true;
   }
   if (error.status != 200) {
-    fields["code"] = error.code;
-    fields["error"] = error.message;
-    if (error.latest) fields["latest_version"] = *error.latest;
+    fields["code"] = error.body.code;
+    fields["error"] = error.body.message;
+    if (error.body.latest_version) fields["latest_version"] = *error.body.latest_version;
   }
   deps_.logger->Log(level, "commit", fields);
 }

@@ -16,7 +16,7 @@
 #include <optional>
 #include <string>
 
-#include "service/api/commit_body.h"
+#include "deltacommit/service_wire/commit_body.h"
 #include "service/api/commit_metrics.h"
 #include "service/api/replies.h"
 #include "service/commits/commit_service.h"
@@ -60,15 +60,17 @@ class ServiceApi {
 
  private:
   // The commit request for `body` from `token` in `out`, or the refusal.
-  std::optional<ApiError> Prepare(const CommitBody& body, const TokenConfig& token,
+  std::optional<ApiError> Prepare(const service_wire::CommitBody& body, const TokenConfig& token,
                                   CommitRequest& out) const;
-  std::optional<ApiError> PrepareLocal(const CommitBody& body, const TableUri& table) const;
+  std::optional<ApiError> PrepareLocal(const service_wire::CommitBody& body,
+                                       const TableUri& table) const;
   http::Response Commit(const http::Request& request, const TokenConfig& token,
-                        const CommitBody& body);
+                        const service_wire::CommitBody& body);
   // Logs the outcome of a commit request: `error` when refused, else
   // `reply`.
-  void LogCommit(const http::Request& request, const TokenConfig* token, const CommitBody* body,
-                 const ApiError* error, const CommitReply* reply) const;
+  void LogCommit(const http::Request& request, const TokenConfig* token,
+                 const service_wire::CommitBody* body, const ApiError* error,
+                 const CommitReply* reply) const;
 
   const ServiceApiDeps deps_;
   std::function<bool()> stopping_ = [] { return false; };

@@ -3,8 +3,8 @@
 #include <charconv>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
+#include "deltacommit/core/message_quote.h"
+#include "deltacommit/service_wire/answers.h"
 #include "service/api/service_api.h"
 #include "service/api/state_probe.h"
 #include "service/config/local_tables.h"
@@ -33,15 +33,21 @@ StatusOr<Version> StartVersion(const http::Request& request) {
   return start;
 }
 
-nlohmann::json PendingJson(const std::string& table, const PendingCommitList& list) {
-  nlohmann::json commits = nlohmann::json::array();
+std::string PendingJson(const std::string& table, const PendingCommitList& list) {
+  service_wire::PendingCommitsAnswer answer;
+  answer.table = table;
+  answer.pending.latest_version = list.latest;
   for (const CommitRecord& record : list.commits) {
-    commits.push_back({{"version", record.version},
-                       {"staged_file", record.staged_file},
-                       {"size", record.size},
-                       {"commit_timestamp", record.commit_timestamp_ms}});
+    answer.pending.commits.push_back(
+        {record.version, record.staged_file, record.size, record.commit_timestamp_ms});
   }
-  return {{"table", table}, {"latest_version", list.latest}, {"commits", std::move(commits)}};
+  return service_wire::SerializePendingCommits(answer);
+}
+
+// The body of /healthz and /readyz.
+http::Response HealthJson(int status, std::string state, std::string reason = {}) {
+  return http::Response::Json(
+      status, service_wire::SerializeHealthAnswer({std::move(state), std::move(reason)}));
 }
 
 }  // namespace
@@ -61,33 +67,29 @@ http::Response ServiceApi::GetPendingCommits(const http::Request& request) {
   if (!list.ok()) {
     // The service's own state store failing is never the client's fault.
     const bool bad_request = list.status().code() == StatusCode::kInvalidArgument;
-    return ErrorAnswer({bad_request ? 400 : 503, bad_request ? "bad_request" : "unavailable",
-                        list.status().message(), {}, {}});
+    return ErrorAnswer({bad_request ? 400 : 503,
+                        {bad_request ? "bad_request" : "unavailable", list.status().message(),
+                         {}, {}}});
   }
-  return http::Response::Json(200, PendingJson(table->uri, *list).dump());
+  return http::Response::Json(200, PendingJson(table->uri, *list));
 }
 
 http::Response ServiceApi::Healthz(const http::Request& /*request*/) {
-  return http::Response::Json(200, R"({"status":"ok"})");
+  return HealthJson(200, "ok");
 }
 
 http::Response ServiceApi::Readyz(const http::Request& request) {
-  if (stopping_()) {
-    return http::Response::Json(503, R"({"status":"stopping"})");
-  }
+  if (stopping_()) return HealthJson(503, "stopping");
   StatusOr<std::optional<CommitRecord>> probe = deps_.state->Latest(kStateProbeTable);
   if (!probe.ok()) {
     // The details (paths, table names) go to the log, not to anyone who asks.
     deps_.logger->Warn("not ready", {{"request_id", request.request_id},
                                      {"state_store", deps_.state->Describe()},
                                      {"error", probe.status().ToString()}});
-    return http::Response::Json(
-        503, nlohmann::json{{"status", "unavailable"},
-                            {"reason", "state store: " +
-                                           std::string(StatusCodeName(probe.status().code()))}}
-                 .dump());
+    return HealthJson(503, "unavailable",
+                      "state store: " + std::string(StatusCodeName(probe.status().code())));
   }
-  return http::Response::Json(200, R"({"status":"ready"})");
+  return HealthJson(200, "ready");
 }
 
 http::Response ServiceApi::MetricsText(const http::Request& /*request*/) {

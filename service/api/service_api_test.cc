@@ -15,6 +15,7 @@
 #include "contract/temp_dir.h"
 #include "deltacommit/aws/credentials_internal.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/service_wire/commit_body.h"
 #include "service/api/service_api.h"
 #include "service/commits/testing/commit_requests.h"
 #include "service/commits/testing/memory_store_factory.h"
@@ -26,6 +27,7 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 using nlohmann::json;
+using service_wire::CommitBody;
 namespace st = service::testing;
 
 constexpr char kWriterToken[] = "writer-token-0123456789";
@@ -68,25 +70,23 @@ class ServeHandlersTest : public ::testing::Test {
                                                        &commit_metrics_, &metrics_, &logger_});
   }
 
-  http::Request Post(json body, const std::string& token = kWriterToken) {
+  http::Request Post(const CommitBody& body, const std::string& token = kWriterToken) {
     http::Request request;
     request.method = "POST";
     request.route = "/v1/commits";
     request.request_id = "req-1";
     if (!token.empty()) request.headers.emplace_back("authorization", "Bearer " + token);
-    request.body = body.dump();
+    request.body = service_wire::SerializeCommitBody(body);
     return request;
   }
-  json Commit(const std::string& table, Version version, const std::string& actions) {
-    aws::Credentials c = st::TestCredentials(SystemClock());
-    return {{"table", table},
-            {"version", version},
-            {"actions", actions},
-            {"credentials",
-             {{"access_key_id", c.access_key_id},
-              {"secret_access_key", c.secret_access_key},
-              {"session_token", c.session_token},
-              {"expiration", aws::internal::FormatUtc(*c.expiration_ms)}}}};
+  // As the client sends it, with the test credentials.
+  CommitBody Commit(const std::string& table, Version version, const std::string& actions) {
+    CommitBody body;
+    body.table = table;
+    body.version = version;
+    body.actions = actions;
+    body.credentials = service_wire::ToRequestCredentials(st::TestCredentials(SystemClock()));
+    return body;
   }
   http::Request Get(const std::string& table_segment, const std::string& token,
                     http::HeaderList query = {}) {
@@ -174,27 +174,27 @@ TEST_F(ServeHandlersTest, ForbiddenTableActionAndEndpoint) {
   EXPECT_EQ(read_only.status, 403);
   EXPECT_THAT(ErrorOf(read_only)["message"].get<std::string>(), HasSubstr("commit"));
 
-  json body = Commit(table_, 0, st::FirstCommitActions("a"));
-  body["endpoint"] = "evil-host";
+  CommitBody body = Commit(table_, 0, st::FirstCommitActions("a"));
+  body.endpoint = "evil-host";
   http::Response endpoint = api_->PostCommit(Post(body));
   EXPECT_EQ(endpoint.status, 403);
   EXPECT_THAT(ErrorOf(endpoint)["message"].get<std::string>(),
               HasSubstr("S3 endpoint \"evil-host\" is not on this service's allowlist"));
-  body["endpoint"] = "eu";
+  body.endpoint = "eu";
   EXPECT_EQ(api_->PostCommit(Post(body)).status, 200);
   EXPECT_EQ(stores_.Opens(), 1);  // only the allowed request reached a store
 }
 
 TEST_F(ServeHandlersTest, BadRequests) {
-  http::Request malformed = Post(json::object());
+  http::Request malformed = Post(Commit(table_, 0, "x"));
   malformed.body = "{\"table\": ";
   EXPECT_EQ(api_->PostCommit(malformed).status, 400);
   http::Response traversal = api_->PostCommit(Post(Commit("s3://bucket/data/../x", 0, "x")));
   EXPECT_EQ(traversal.status, 400);
   EXPECT_EQ(ErrorOf(traversal)["code"], "bad_request");
-  json staged = Commit(table_, 3, "");
-  staged.erase("actions");
-  staged["staged_file"] = "_delta_log/_staged_commits/../../../other/x.json";
+  CommitBody staged = Commit(table_, 3, "");
+  staged.actions.reset();
+  staged.staged_file = "_delta_log/_staged_commits/../../../other/x.json";
   EXPECT_EQ(api_->PostCommit(Post(staged)).status, 400);
   http::Response outside = api_->PostCommit(Post(Commit(
       table_, 0, "{\"add\":{\"path\":\"../escape.parquet\",\"partitionValues\":{},\"size\":1,"
@@ -204,21 +204,21 @@ TEST_F(ServeHandlersTest, BadRequests) {
 }
 
 TEST_F(ServeHandlersTest, CredentialProblemsAre422) {
-  json expired = Commit(table_, 0, st::FirstCommitActions("a"));
-  expired["credentials"]["expiration"] = "2001-02-03T04:05:06Z";
+  CommitBody expired = Commit(table_, 0, st::FirstCommitActions("a"));
+  expired.credentials->expiration = "2001-02-03T04:05:06Z";
   http::Response answer = api_->PostCommit(Post(expired));
   EXPECT_EQ(answer.status, 422);
   EXPECT_EQ(ErrorOf(answer)["code"], "credentials_invalid");
   EXPECT_THAT(ErrorOf(answer)["message"].get<std::string>(),
               HasSubstr("expired at 2001-02-03T04:05:06Z"));
-  json malformed = Commit(table_, 0, st::FirstCommitActions("a"));
-  malformed["credentials"]["expiration"] = "soon";
+  CommitBody malformed = Commit(table_, 0, st::FirstCommitActions("a"));
+  malformed.credentials->expiration = "soon";
   EXPECT_EQ(api_->PostCommit(Post(malformed)).status, 422);
-  json missing = Commit(table_, 0, st::FirstCommitActions("a"));
-  missing["credentials"].erase("expiration");
+  CommitBody missing = Commit(table_, 0, st::FirstCommitActions("a"));
+  missing.credentials->expiration.reset();
   EXPECT_EQ(api_->PostCommit(Post(missing)).status, 422);
-  json wrong_secret = Commit(table_, 0, st::FirstCommitActions("a"));
-  wrong_secret["credentials"]["secret_access_key"] = "not-the-secret";
+  CommitBody wrong_secret = Commit(table_, 0, st::FirstCommitActions("a"));
+  wrong_secret.credentials->secret_access_key = "not-the-secret";
   http::Response rejected = api_->PostCommit(Post(wrong_secret));
   EXPECT_EQ(rejected.status, 424) << rejected.body;
   EXPECT_EQ(ErrorOf(rejected)["code"], "credentials_rejected");
@@ -254,8 +254,8 @@ TEST_F(ServeHandlersTest, HealthAndReadiness) {
 
 TEST_F(ServeHandlersTest, LogsNameTheClientButNeverTheCredentials) {
   api_->PostCommit(Post(Commit(table_, 0, st::FirstCommitActions("a"))));
-  json wrong = Commit(table_, 1, st::CommitActions("b"));
-  wrong["credentials"]["secret_access_key"] = "WRONGsecretUNDERtest";
+  CommitBody wrong = Commit(table_, 1, st::CommitActions("b"));
+  wrong.credentials->secret_access_key = "WRONGsecretUNDERtest";
   api_->PostCommit(Post(wrong));
   const std::string logs = Logs();
   EXPECT_THAT(logs, HasSubstr(R"("client":"writer")"));

@@ -6,6 +6,7 @@
 #include <map>
 #include <utility>
 
+#include "deltacommit/core/message_quote.h"
 #include "service/config/config_sections.h"
 #include "service/config/table_uri.h"
 

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <utility>
 
+#include "deltacommit/core/message_quote.h"
 #include "service/config/config_sections.h"
 #include "service/config/table_uri.h"
 #include "service/config/toml_section.h"

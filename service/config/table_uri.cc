@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "deltacommit/aws/aws_config.h"
+#include "deltacommit/core/message_quote.h"
 #include "deltacommit/log_path.h"
 #include "deltacommit/object_store.h"
 
@@ -127,26 +128,6 @@ StatusOr<TableUri> LocalTableUri(std::string_view uri) {
 }
 
 }  // namespace
-
-std::string QuoteForMessage(std::string_view text, size_t max_length) {
-  std::string out = "\"";
-  for (size_t i = 0; i < text.size() && i < max_length; ++i) {
-    auto c = static_cast<unsigned char>(text[i]);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (IsControl(c)) {
-      constexpr std::string_view kHex = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 0xf];
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  out += text.size() > max_length ? "\"..." : "\"";
-  return out;
-}
 
 StatusOr<TableUri> NormalizeTableUri(std::string_view uri) {
   DC_RETURN_IF_ERROR(CheckCharacters(uri));

@@ -56,9 +56,4 @@ bool TablePrefixCovers(std::string_view prefix, const TableUri& table);
 // etc.), any other name, or another version; the message says which.
 Status ValidateStagedCommitKey(std::string_view key, Version version);
 
-// `text` for an error message: at most `max_length` bytes (then "..."), with
-// control characters, quotes and backslashes escaped, so client input can
-// neither forge log lines nor flood them.
-std::string QuoteForMessage(std::string_view text, size_t max_length = 200);
-
 }  // namespace deltacommit::service

@@ -275,12 +275,5 @@ TEST(ValidateStagedCommitKeyTest, RefusesControlCharactersWithoutEchoingThem) {
   EXPECT_LT(status.message().size(), 400u);
 }
 
-TEST(QuoteForMessageTest, EscapesAndShortens) {
-  EXPECT_EQ(QuoteForMessage("plain"), "\"plain\"");
-  EXPECT_EQ(QuoteForMessage("a\"b\\c\r\n"), "\"a\\\"b\\\\c\\x0d\\x0a\"");
-  EXPECT_EQ(QuoteForMessage("abcdef", 3), "\"abc\"...");
-  EXPECT_EQ(QuoteForMessage("abc", 3), "\"abc\"");
-}
-
 }  // namespace
 }  // namespace deltacommit::service

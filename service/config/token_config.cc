@@ -3,6 +3,7 @@
 // never quoted in messages (someone may have pasted the token itself).
 #include <utility>
 
+#include "deltacommit/core/message_quote.h"
 #include "service/config/config_sections.h"
 #include "service/config/table_uri.h"
 

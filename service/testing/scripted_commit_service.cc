@@ -3,19 +3,19 @@
 #include <charconv>
 #include <thread>
 #include <utility>
-
-#include <nlohmann/json.hpp>
+#include <vector>
 
 #include "deltacommit/clock.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/service_wire/answers.h"
+#include "deltacommit/service_wire/commit_body.h"
 
 namespace deltacommit::testing {
 namespace {
 
-using nlohmann::json;
-
-http::Response JsonAnswer(int status, const json& body) {
-  return http::Response::Json(status, body.dump());
+http::Response OkAnswer(Version version, bool published) {
+  return http::Response::Json(200,
+                              service_wire::SerializeCommitAnswer({version, published, 0, false}));
 }
 
 bool Authorized(const http::Request& request) {
@@ -34,10 +34,9 @@ std::optional<Version> ParseVersion(std::string_view text) {
 
 http::Response ApiError(int status, std::string_view code, std::string_view message,
                         std::optional<Version> latest_version, std::string_view reason) {
-  json error = {{"code", code}, {"message", message}};
-  if (latest_version) error["latest_version"] = *latest_version;
-  if (!reason.empty()) error["reason"] = reason;
-  return JsonAnswer(status, json{{"error", error}});
+  return http::Response::Json(
+      status, service_wire::SerializeErrorBody({std::string(code), std::string(message),
+                                                latest_version, std::string(reason)}));
 }
 
 ScriptedCommitService::ScriptedCommitService(std::string table, ObjectStore* store)
@@ -156,27 +155,25 @@ Version ScriptedCommitService::LatestLocked() const {
 
 http::Response ScriptedCommitService::ModelCommit(const http::Request& request) {
   if (!Authorized(request)) return ApiError(401, "unauthenticated", "no or unknown bearer token");
-  json body = json::parse(request.body, nullptr, /*allow_exceptions=*/false);
-  if (body.is_object() && body.contains("append")) {
+  // The service's own strict read, so a client that sends what the real
+  // service would refuse fails here too.
+  StatusOr<service_wire::CommitBody> body = service_wire::ParseCommitBody(request.body);
+  if (!body.ok()) return ApiError(400, "bad_request", body.status().message());
+  if (body->append) {
     return ApiError(409, "append_unavailable", "the scripted model does not assign versions");
   }
-  if (!body.is_object() || !body.contains("version") || !body["version"].is_number_integer() ||
-      !body.contains("table") || !body["table"].is_string()) {
-    return ApiError(400, "bad_request", "malformed JSON or missing fields");
-  }
-  if (body["table"] != table_) return ApiError(403, "forbidden", "not this token's table");
-  const json& creds = body.value("credentials", json());
-  if (!creds.is_object() || !creds.contains("access_key_id") ||
-      !creds.contains("secret_access_key")) {
+  if (body->table != table_) return ApiError(403, "forbidden", "not this token's table");
+  if (!body->credentials || body->credentials->access_key_id.empty() ||
+      body->credentials->secret_access_key.empty()) {
     return ApiError(422, "credentials_invalid", "credentials missing");
   }
-  const Version version = body["version"].get<Version>();
+  const Version version = body->version;
   Ratified entry;
-  bool publish = body.contains("actions");
+  const bool publish = body->actions.has_value();
   if (publish) {
-    entry.content = body["actions"].get<std::string>();
+    entry.content = *std::move(body->actions);
   } else {
-    entry.staged_file = body.value("staged_file", "");
+    entry.staged_file = *std::move(body->staged_file);
   }
   std::unique_lock<std::mutex> lock(mu_);
   http::Response answer = RatifyLocked(version, std::move(entry), publish);
@@ -199,7 +196,7 @@ http::Response ScriptedCommitService::RatifyLocked(Version version, Ratified ent
     auto it = ratified_.find(version);
     const bool same = it != ratified_.end() && (publish ? it->second.content == entry.content
                                                         : it->second.staged_file == entry.staged_file);
-    if (same) return JsonAnswer(200, {{"version", version}, {"published", it->second.published}});
+    if (same) return OkAnswer(version, it->second.published);
     return ApiError(409, "version_taken",
                     "version " + std::to_string(version) + " is taken", latest);
   }
@@ -226,7 +223,7 @@ http::Response ScriptedCommitService::RatifyLocked(Version version, Ratified ent
     Status copied = store_->Copy(staged, CommitPath(version), /*if_absent=*/true);
     ratified_[version].published = copied.ok();
   }
-  return JsonAnswer(200, {{"version", version}, {"published", ratified_[version].published}});
+  return OkAnswer(version, ratified_[version].published);
 }
 
 http::Response ScriptedCommitService::ModelPending(const http::Request& request) {
@@ -237,17 +234,16 @@ http::Response ScriptedCommitService::ModelPending(const http::Request& request)
   std::optional<Version> start = ParseVersion(request.QueryParam("start").value_or(""));
   if (!start) return ApiError(400, "bad_request", "start must be a version");
   std::lock_guard<std::mutex> lock(mu_);
-  json commits = json::array();
+  service_wire::PendingCommitsAnswer answer;
+  answer.table = table_;
+  answer.pending.latest_version = ratified_.empty() ? -1 : ratified_.rbegin()->first;
+  std::vector<PendingCommit>& commits = answer.pending.commits;
   for (const auto& [v, e] : ratified_) {
     if (v < *start || e.published) continue;
     if (commits.size() == pending_limit_) break;
-    commits.push_back({{"version", v},
-                       {"staged_file", e.staged_file},
-                       {"size", e.size},
-                       {"commit_timestamp", e.timestamp_ms}});
+    commits.push_back({v, e.staged_file, e.size, e.timestamp_ms});
   }
-  const Version latest = ratified_.empty() ? -1 : ratified_.rbegin()->first;
-  return JsonAnswer(200, {{"table", table_}, {"latest_version", latest}, {"commits", commits}});
+  return http::Response::Json(200, service_wire::SerializePendingCommits(answer));
 }
 
 void ScriptedCommitService::LimitPendingAnswers(size_t limit) {

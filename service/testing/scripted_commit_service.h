@@ -19,8 +19,10 @@
 //   - an append ("append": true) -> 409 append_unavailable, so writers
 //     take the versioned path (the real service's appends are tested
 //     against `deltacommit serve`).
-// Every request is recorded. Not the service: no credentials are checked
-// beyond being present, nothing is validated beyond what the tests need.
+// Every request is recorded. Bodies are read and written with the service's
+// own wire format (deltacommit_service_wire), its strict parse included;
+// beyond that it is not the service: no credentials are checked beyond
+// being present, nothing is validated beyond what the tests need.
 //
 // Thread-safety: safe for concurrent use; handlers run on server threads.
 #pragma once

@@ -1,7 +1,8 @@
 // Fuzz target: the commit service's answers as its HTTP client reads them
-// (src/adapters/service/): error bodies (service_client::ParseServiceError,
-// ServiceErrorToStatus), a commit's 200 answer (ParseCommitAnswer), the
-// pending-commits listing (ParsePendingCommits), and all of it through
+// (src/adapters/service/, on the wire format of src/service_wire/): error
+// bodies (service_client::ParseServiceError, ServiceErrorToStatus), a
+// commit's 200 answer (service_wire::ParseCommitAnswer), the pending-commits
+// listing (service_wire::ParsePendingCommits), and all of it through
 // HttpCommitServiceClient over an HTTP client that answers the input: a
 // commit, an append, a coordinated commit and GetPendingCommits.
 //
@@ -30,8 +31,9 @@
 #include "deltacommit/aws/http.h"
 #include "deltacommit/log_path.h"
 #include "deltacommit/service_client/http_commit_service_client.h"
-#include "deltacommit/service_client/service_json.h"
 #include "deltacommit/service_client/service_reply.h"
+#include "deltacommit/service_wire/answers.h"
+#include "deltacommit/service_wire/commit_body.h"
 #include "deltacommit/testing/fake_clock.h"
 #include "fuzz_check.h"
 
@@ -157,7 +159,7 @@ void CheckServiceError(const aws::HttpResponse& response) {
 }
 
 void CheckCommitAnswer(std::string_view body) {
-  StatusOr<CommitAnswer> answer = ParseCommitAnswer(body);
+  StatusOr<service_wire::CommitAnswer> answer = service_wire::ParseCommitAnswer(body);
   if (!answer.ok()) {
     FUZZ_CHECK(answer.status().code() == StatusCode::kInternal);
     FUZZ_CHECK(answer.status().message().starts_with(
@@ -167,18 +169,20 @@ void CheckCommitAnswer(std::string_view body) {
 }
 
 void CheckPendingCommits(std::string_view body, Version start) {
-  StatusOr<PendingCommits> pending = ParsePendingCommits(body, start);
-  if (!pending.ok()) {
-    FUZZ_CHECK(pending.status().code() == StatusCode::kInternal);
-    FUZZ_CHECK(!HasControlCharacter(pending.status().message()));
+  StatusOr<service_wire::PendingCommitsAnswer> answer =
+      service_wire::ParsePendingCommits(body, start);
+  if (!answer.ok()) {
+    FUZZ_CHECK(answer.status().code() == StatusCode::kInternal);
+    FUZZ_CHECK(!HasControlCharacter(answer.status().message()));
     return;
   }
-  FUZZ_CHECK(pending->latest_version >= -1);
+  const PendingCommits& pending = answer->pending;
+  FUZZ_CHECK(pending.latest_version >= -1);
   const PendingCommit* previous = nullptr;
-  for (const PendingCommit& commit : pending->commits) {
+  for (const PendingCommit& commit : pending.commits) {
     FUZZ_CHECK(previous == nullptr ? commit.version >= start
                                    : commit.version > previous->version);
-    FUZZ_CHECK(commit.version <= pending->latest_version);
+    FUZZ_CHECK(commit.version <= pending.latest_version);
     previous = &commit;
     const std::string_view key = commit.staged_file;
     FUZZ_CHECK(key.starts_with(kLogDir));
@@ -203,7 +207,8 @@ void CheckCommit(HttpCommitServiceClient& client, AnsweringHttp& http,
   FUZZ_CHECK(sends >= 1 && sends <= kMaxAttempts);
   if (response.status == 200) {
     FUZZ_CHECK(sends == 1);
-    StatusOr<CommitAnswer> answer = ParseCommitAnswer(response.body);
+    StatusOr<service_wire::CommitAnswer> answer =
+        service_wire::ParseCommitAnswer(response.body);
     if (!result.status.ok()) return;
     FUZZ_CHECK(answer.ok());
     FUZZ_CHECK(result.version == answer->version);
@@ -243,11 +248,12 @@ void CheckGetPending(HttpCommitServiceClient& client, AnsweringHttp& http,
                DocumentedCode(ParseServiceError(response)));
     return;
   }
-  StatusOr<PendingCommits> direct = ParsePendingCommits(response.body, kStart);
+  StatusOr<service_wire::PendingCommitsAnswer> direct =
+      service_wire::ParsePendingCommits(response.body, kStart);
   FUZZ_CHECK(pending.ok() == direct.ok());
   if (pending.ok()) {
-    FUZZ_CHECK(pending->latest_version == direct->latest_version);
-    FUZZ_CHECK(pending->commits == direct->commits);
+    FUZZ_CHECK(pending->latest_version == direct->pending.latest_version);
+    FUZZ_CHECK(pending->commits == direct->pending.commits);
   }
 }
 
@@ -282,7 +288,7 @@ void CheckClient(const aws::HttpResponse& response) {
   append.actions =
       R"({"txn":{"appId":"fuzz-app","version":3,"lastUpdated":1700000000000}})"
       "\n";
-  FUZZ_CHECK(ValidateCommitRequest(append).ok());
+  FUZZ_CHECK(service_wire::ValidateCommitRequest(append).ok());
   CheckCommit(client, http, response, append, credentials);
 
   ServiceCommitRequest coordinated;

@@ -5,8 +5,9 @@
 #include <utility>
 
 #include "deltacommit/aws/sigv4.h"
-#include "deltacommit/service_client/service_json.h"
 #include "deltacommit/service_client/service_reply.h"
+#include "deltacommit/service_wire/answers.h"
+#include "deltacommit/service_wire/commit_body.h"
 
 namespace deltacommit::service_client {
 namespace {
@@ -80,7 +81,7 @@ ServiceCommitResult HttpCommitServiceClient::Commit(const ServiceCommitRequest& 
 
 ServiceCommitResult HttpCommitServiceClient::CommitWithCredentials(
     const ServiceCommitRequest& request, const aws::Credentials& credentials) {
-  if (Status valid = ValidateCommitRequest(request); !valid.ok()) {
+  if (Status valid = service_wire::ValidateCommitRequest(request); !valid.ok()) {
     return Failure(valid.WithContext(Describe()));
   }
   const std::string context = Describe() + ": " + What(request);
@@ -94,7 +95,7 @@ ServiceCommitResult HttpCommitServiceClient::CommitWithCredentials(
 
 ServiceCommitResult HttpCommitServiceClient::Send(const ServiceCommitRequest& request,
                                                   const aws::Credentials* credentials) {
-  if (Status valid = ValidateCommitRequest(request); !valid.ok()) {
+  if (Status valid = service_wire::ValidateCommitRequest(request); !valid.ok()) {
     return Failure(valid.WithContext(Describe()));
   }
   const std::string context = Describe() + ": " + What(request);
@@ -102,7 +103,8 @@ ServiceCommitResult HttpCommitServiceClient::Send(const ServiceCommitRequest& re
   http_request.method = "POST";
   http_request.url = options_.url + "/v1/commits";
   http_request.headers = Headers(/*with_body=*/true);
-  http_request.body = CommitRequestBody(request, credentials, options_.endpoint);
+  http_request.body = service_wire::SerializeCommitBody(
+      service_wire::ToCommitBody(request, credentials, options_.endpoint));
   Exchange exchange = SendWithRetries(http_request, credentials, context);
   return Finish(std::move(exchange), request, context, credentials);
 }
@@ -163,7 +165,7 @@ ServiceCommitResult HttpCommitServiceClient::Finish(Exchange exchange,
   if (!exchange.last.ok()) return Failure(settle(exchange.last.status().WithContext(where)));
   const aws::HttpResponse& response = *exchange.last;
   if (response.status == 200) {
-    StatusOr<CommitAnswer> answer = ParseCommitAnswer(response.body);
+    StatusOr<service_wire::CommitAnswer> answer = service_wire::ParseCommitAnswer(response.body);
     if (!answer.ok()) {
       return Failure(clean(UnknownOutcomeError(where + ": HTTP 200, but " +
                                                answer.status().message() +
@@ -217,14 +219,15 @@ StatusOr<PendingCommits> HttpCommitServiceClient::GetPendingCommits(std::string_
     Status st = ServiceErrorToStatus(ParseServiceError(*exchange.last), where);
     return Status(st.code(), RedactSecrets(st.message(), nullptr));
   }
-  StatusOr<PendingCommits> pending = ParsePendingCommits(exchange.last->body, start);
-  if (!pending.ok()) {
+  StatusOr<service_wire::PendingCommitsAnswer> answer =
+      service_wire::ParsePendingCommits(exchange.last->body, start);
+  if (!answer.ok()) {
     // The message quotes the body, which a proxy may have filled with the
     // request (and so the token).
-    return Status(pending.status().code(),
-                  RedactSecrets(where + ": " + pending.status().message(), nullptr));
+    return Status(answer.status().code(),
+                  RedactSecrets(where + ": " + answer.status().message(), nullptr));
   }
-  return pending;
+  return std::move(answer->pending);
 }
 
 }  // namespace deltacommit::service_client

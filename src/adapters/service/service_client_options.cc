@@ -2,7 +2,7 @@
 
 #include <cstdlib>
 
-#include "deltacommit/service_client/service_reply.h"
+#include "deltacommit/core/message_quote.h"
 
 namespace deltacommit::service_client {
 

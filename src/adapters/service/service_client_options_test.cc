@@ -86,10 +86,5 @@ TEST(ServiceReplyTest, RedactReplacesEveryOccurrenceOfEverySecret) {
             "a [REDACTED] b [REDACTED] c [REDACTED]");
 }
 
-TEST(ServiceReplyTest, ExcerptEscapesControlsAndCuts) {
-  EXPECT_EQ(Excerpt("a\nb\x01", 10), "a\\x0ab\\x01");
-  EXPECT_EQ(Excerpt("abcdef", 3), "abc...");
-}
-
 }  // namespace
 }  // namespace deltacommit::service_client

@@ -1,8 +1,6 @@
 #include "deltacommit/service_client/service_reply.h"
 
-#include <cstdio>
-
-#include <nlohmann/json.hpp>
+#include "deltacommit/core/message_quote.h"
 
 namespace deltacommit::service_client {
 namespace {
@@ -69,22 +67,6 @@ StatusCode CodeFor(const ServiceError& e) {
 
 }  // namespace
 
-std::string Excerpt(std::string_view text, size_t max_length) {
-  std::string out;
-  for (size_t i = 0; i < text.size() && i < max_length; ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c < 0x20 || c == 0x7f) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", c);
-      out += buf;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  if (text.size() > max_length) out += "...";
-  return out;
-}
-
 std::string Redact(std::string text, const std::vector<std::string_view>& secrets) {
   static constexpr std::string_view kMark = "[REDACTED]";
   for (std::string_view secret : secrets) {
@@ -107,30 +89,8 @@ bool IsRetryableHttpStatus(long http_status) {
 }
 
 ServiceError ParseServiceError(const aws::HttpResponse& response) {
-  ServiceError e;
-  e.http_status = response.status;
-  e.request_id = Excerpt(response.Header("x-request-id"), 64);
-  nlohmann::json body = nlohmann::json::parse(response.body, nullptr, /*allow_exceptions=*/false);
-  const nlohmann::json* error = nullptr;
-  if (body.is_object() && body.contains("error") && body["error"].is_object()) {
-    error = &body["error"];
-  }
-  if (error == nullptr || !error->contains("code") || !(*error)["code"].is_string()) {
-    e.message = response.body.empty() ? "(no body)"
-                                      : "not the API's error body: \"" + Excerpt(response.body) + "\"";
-    return e;
-  }
-  e.code = Excerpt((*error)["code"].get<std::string>(), 64);
-  if (error->contains("message") && (*error)["message"].is_string()) {
-    e.message = Excerpt((*error)["message"].get<std::string>(), 2000);
-  }
-  if (error->contains("latest_version") && (*error)["latest_version"].is_number_integer()) {
-    e.latest_version = (*error)["latest_version"].get<Version>();
-  }
-  if (error->contains("reason") && (*error)["reason"].is_string()) {
-    e.reason = Excerpt((*error)["reason"].get<std::string>(), 64);
-  }
-  return e;
+  return {service_wire::ParseErrorBody(response.body), response.status,
+          Excerpt(response.Header("x-request-id"), 64)};
 }
 
 Status ServiceErrorToStatus(const ServiceError& e, std::string_view context) {

@@ -6,26 +6,22 @@
 // Thread-safety: pure functions.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "deltacommit/actions.h"
 #include "deltacommit/aws/http.h"
+#include "deltacommit/service_wire/answers.h"
 #include "deltacommit/status.h"
 
 namespace deltacommit::service_client {
 
-// An error answer's body {"error": {"code", "message", "latest_version"}},
-// read leniently: a body that is not the API's (a proxy's HTML page) leaves
-// `code` empty and puts a short, escaped excerpt into `message`.
-struct ServiceError {
+// An error answer: its status, and its body {"error": {"code", "message",
+// "latest_version"?, "reason"?}} read leniently (service_wire::ParseErrorBody:
+// a body that is not the API's, such as a proxy's HTML page, leaves `code`
+// empty and puts a short, escaped excerpt into `message`).
+struct ServiceError : service_wire::ErrorBody {
   long http_status = 0;
-  std::string code;     // "version_taken", "forbidden", ...
-  std::string message;  // the service's text
-  std::optional<Version> latest_version;
-  std::string reason;      // 424: "access_denied" or "invalid_credentials"
   std::string request_id;  // X-Request-Id of the answer, for the service's logs
 };
 
@@ -53,9 +49,5 @@ bool IsRetryableHttpStatus(long http_status);
 
 // `text` with every non-empty secret replaced by "[REDACTED]".
 std::string Redact(std::string text, const std::vector<std::string_view>& secrets);
-
-// At most `max_length` bytes of `text` for a message, control characters
-// escaped, "..." when cut.
-std::string Excerpt(std::string_view text, size_t max_length = 200);
 
 }  // namespace deltacommit::service_client

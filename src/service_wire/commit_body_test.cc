@@ -1,12 +1,13 @@
-// ParseCommitBody: the strict reading of POST /v1/commits bodies.
-#include "service/api/commit_body.h"
+// The body of POST /v1/commits: what the client writes, the service's
+// strict read of it, and that the one reads back what the other wrote.
+#include "deltacommit/service_wire/commit_body.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <string>
 
-namespace deltacommit::service {
+namespace deltacommit::service_wire {
 namespace {
 
 using ::testing::HasSubstr;
@@ -14,6 +15,8 @@ using ::testing::Not;
 
 constexpr char kSecret[] = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYSECRETKEY";
 constexpr char kToken[] = "FwoGZXIvYXdzEXAMPLESESSIONTOKEN";
+constexpr char kStaged[] =
+    "_delta_log/_staged_commits/00000000000000000007.3a0d65cd-4056-49b8-937b-95f9e3ee90e5.json";
 
 std::string Credentials(const std::string& extra = "") {
   return std::string(R"({"access_key_id":"ASIAEXAMPLEKEY123456","secret_access_key":")") +
@@ -36,6 +39,10 @@ std::string Refusal(const std::string& body) {
   return parsed.status().message();
 }
 
+RequestCredentials SomeCredentials() {
+  return {"ASIAEXAMPLEKEY123456", kSecret, kToken, "2030-01-02T03:04:05Z"};
+}
+
 TEST(ParseCommitBodyTest, ServiceModeBody) {
   StatusOr<CommitBody> body =
       ParseCommitBody(Body(R"("actions":"{\"commitInfo\":{}}\n","endpoint":"eu-minio")"));
@@ -45,12 +52,14 @@ TEST(ParseCommitBodyTest, ServiceModeBody) {
   EXPECT_EQ(body->actions, "{\"commitInfo\":{}}\n");
   EXPECT_FALSE(body->staged_file.has_value());
   EXPECT_EQ(body->endpoint, "eu-minio");
-  EXPECT_EQ(body->credentials.access_key_id, "ASIAEXAMPLEKEY123456");
-  EXPECT_EQ(body->credentials.secret_access_key, kSecret);
-  EXPECT_EQ(body->credentials.session_token, kToken);
-  EXPECT_EQ(body->credentials.expiration_ms, 1'893'553'445'000);
-  EXPECT_EQ(body->credentials.source, "request");
-  EXPECT_FALSE(body->credentials_problem.has_value());
+  EXPECT_EQ(body->credentials, SomeCredentials());
+  StatusOr<aws::Credentials> credentials = ToAwsCredentials(*body->credentials);
+  ASSERT_TRUE(credentials.ok()) << credentials.status().ToString();
+  EXPECT_EQ(credentials->access_key_id, "ASIAEXAMPLEKEY123456");
+  EXPECT_EQ(credentials->secret_access_key, kSecret);
+  EXPECT_EQ(credentials->session_token, kToken);
+  EXPECT_EQ(credentials->expiration_ms, 1'893'553'445'000);
+  EXPECT_EQ(credentials->source, "request");
 }
 
 TEST(ParseCommitBodyTest, CoordinatedModeBody) {
@@ -88,19 +97,25 @@ TEST(ParseCommitBodyTest, AppendsAreRefusedWhenTheirFieldsDoNotFit) {
 }
 
 // Credentials missing or incomplete are the commit service's 422, not 400;
-// an expiration that is no time is kept as a problem for the same answer.
+// so is an expiration that is no time, found when the service reads them.
 TEST(ParseCommitBodyTest, CredentialProblemsAreLeftForThe422) {
-  StatusOr<CommitBody> none = ParseCommitBody(R"({"table":"s3://b/t","version":0,"actions":""})");
+  StatusOr<CommitBody> none =
+      ParseCommitBody(R"({"table":"s3://b/t","version":0,"actions":""})");
   ASSERT_TRUE(none.ok()) << none.status().ToString();
-  EXPECT_TRUE(none->credentials.access_key_id.empty());
+  EXPECT_FALSE(none->credentials.has_value());
   StatusOr<CommitBody> no_expiry = ParseCommitBody(
       R"({"table":"s3://b/t","version":0,"actions":"","credentials":{"access_key_id":"A"}})");
   ASSERT_TRUE(no_expiry.ok());
-  EXPECT_FALSE(no_expiry->credentials.expiration_ms.has_value());
+  StatusOr<aws::Credentials> without = ToAwsCredentials(*no_expiry->credentials);
+  ASSERT_TRUE(without.ok());
+  EXPECT_FALSE(without->expiration_ms.has_value());
+  EXPECT_TRUE(without->secret_access_key.empty());
   StatusOr<CommitBody> bad_time = ParseCommitBody(
       R"({"table":"s3://b/t","version":0,"actions":"","credentials":{"expiration":"tomorrow"}})");
   ASSERT_TRUE(bad_time.ok());
-  EXPECT_EQ(bad_time->credentials_problem,
+  StatusOr<aws::Credentials> unusable = ToAwsCredentials(*bad_time->credentials);
+  EXPECT_EQ(unusable.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(unusable.status().message(),
             "credentials.expiration \"tomorrow\" is not an RFC 3339 time such as "
             "2026-11-29T23:00:00Z");
 }
@@ -171,5 +186,144 @@ TEST(ParseCommitBodyTest, RepeatedKeysAndDeepNestingAreRefused) {
   EXPECT_THAT(Refusal(deep), HasSubstr("nests objects or arrays more than 4 deep"));
 }
 
+// The bytes the client sends (nlohmann writes keys in order).
+TEST(SerializeCommitBodyTest, WritesOnlyTheFieldsThatAreSet) {
+  CommitBody commit;
+  commit.table = "s3://bucket/t";
+  commit.version = 7;
+  commit.actions = "{\"commitInfo\":{}}\n";
+  commit.credentials = RequestCredentials{"AKIAKEY", "secret", "", std::nullopt};
+  EXPECT_EQ(SerializeCommitBody(commit),
+            R"({"actions":"{\"commitInfo\":{}}\n","credentials":{"access_key_id":"AKIAKEY",)"
+            R"("secret_access_key":"secret"},"table":"s3://bucket/t","version":7})");
+  CommitBody append;
+  append.table = "file:///srv/t";
+  append.append = true;
+  append.read_version = 3;
+  append.actions = "x\n";
+  append.endpoint = "eu";
+  EXPECT_EQ(SerializeCommitBody(append),
+            R"({"actions":"x\n","append":true,"endpoint":"eu","read_version":3,)"
+            R"("table":"file:///srv/t"})");
+}
+
+TEST(SerializeCommitBodyTest, InvalidUtf8IsReplacedNotThrown) {
+  CommitBody commit;
+  commit.table = "s3://bucket/t";
+  commit.version = 0;
+  commit.actions = "\xff\xfe\n";
+  StatusOr<CommitBody> read = ParseCommitBody(SerializeCommitBody(commit));
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  EXPECT_EQ(read->actions, "\xEF\xBF\xBD\xEF\xBF\xBD\n");  // two U+FFFD
+}
+
+TEST(CommitBodyRoundTripTest, EveryKindOfBodyReadsBackAsWritten) {
+  CommitBody service_mode;
+  service_mode.table = "s3://bucket/t";
+  service_mode.version = 7;
+  service_mode.actions = "{\"commitInfo\":{\"operation\":\"WRITE\"}}\n";
+  service_mode.credentials = SomeCredentials();
+  service_mode.endpoint = "eu-minio";
+  CommitBody coordinated;
+  coordinated.table = "s3://bucket/t";
+  coordinated.version = 7;
+  coordinated.staged_file = kStaged;
+  coordinated.credentials = RequestCredentials{"AKIAKEY", "secret", "", std::nullopt};
+  CommitBody append;
+  append.table = "s3://bucket/t";
+  append.append = true;
+  append.read_version = 0;
+  append.actions = "{\"txn\":{\"appId\":\"a\",\"version\":1}}\n";
+  append.credentials = SomeCredentials();
+  CommitBody local;
+  local.table = "file:///srv/tables/t";
+  local.version = 0;
+  local.actions = "";
+  // An expiration that is no time travels as it is (doctor's probe).
+  CommitBody probe = coordinated;
+  probe.credentials->expiration = "doctor probe: not a time";
+  for (const CommitBody& sent : {service_mode, coordinated, append, local, probe}) {
+    const std::string body = SerializeCommitBody(sent);
+    StatusOr<CommitBody> read = ParseCommitBody(body);
+    ASSERT_TRUE(read.ok()) << body << ": " << read.status().ToString();
+    EXPECT_EQ(*read, sent) << body;
+    EXPECT_EQ(SerializeCommitBody(*read), body);
+  }
+}
+
+TEST(CommitBodyRoundTripTest, CredentialsReadBackAsTheClientHadThem) {
+  aws::Credentials chain;
+  chain.access_key_id = "ASIAEXAMPLEKEY123456";
+  chain.secret_access_key = kSecret;
+  chain.session_token = kToken;
+  chain.expiration_ms = 1'893'553'445'000;
+  const RequestCredentials sent = ToRequestCredentials(chain);
+  EXPECT_EQ(sent, SomeCredentials());
+  StatusOr<aws::Credentials> read = ToAwsCredentials(sent);
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  EXPECT_EQ(read->access_key_id, chain.access_key_id);
+  EXPECT_EQ(read->secret_access_key, chain.secret_access_key);
+  EXPECT_EQ(read->session_token, chain.session_token);
+  EXPECT_EQ(read->expiration_ms, chain.expiration_ms);
+  chain.session_token.clear();
+  chain.expiration_ms.reset();  // long-term keys: neither is sent
+  EXPECT_EQ(ToRequestCredentials(chain),
+            (RequestCredentials{chain.access_key_id, kSecret, "", std::nullopt}));
+}
+
+ServiceCommitRequest Inline(Version version, std::string actions) {
+  ServiceCommitRequest r;
+  r.table = "s3://bucket/t";
+  r.version = version;
+  r.actions = std::move(actions);
+  return r;
+}
+
+TEST(ValidateCommitRequestTest, RefusesWhatTheServiceWould) {
+  EXPECT_TRUE(ValidateCommitRequest(Inline(0, "{}\n")).ok());
+  ServiceCommitRequest both = Inline(1, "{}\n");
+  both.staged_file = kStaged;
+  EXPECT_THAT(ValidateCommitRequest(both).message(), HasSubstr("exactly one of the actions"));
+  EXPECT_EQ(ValidateCommitRequest(Inline(1, "")).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(ValidateCommitRequest(Inline(-1, "{}\n")).message(),
+            "commit service request: negative version -1");
+  ServiceCommitRequest no_table = Inline(0, "{}\n");
+  no_table.table.clear();
+  EXPECT_EQ(ValidateCommitRequest(no_table).message(), "commit service request: no table");
+}
+
+TEST(ValidateCommitRequestTest, AnAppendNeedsAReadVersionAndATxn) {
+  ServiceCommitRequest append = Inline(-1, "{\"txn\":{\"appId\":\"a\",\"version\":1}}\n");
+  append.append = true;
+  append.read_version = 0;
+  EXPECT_TRUE(ValidateCommitRequest(append).ok());
+  ServiceCommitRequest versioned = append;
+  versioned.version = 3;
+  EXPECT_THAT(ValidateCommitRequest(versioned).message(), HasSubstr("needs no version"));
+  ServiceCommitRequest no_txn = append;
+  no_txn.actions = "{\"commitInfo\":{}}\n";
+  EXPECT_EQ(ValidateCommitRequest(no_txn).message(),
+            "commit service append: the actions need a txn");
+}
+
+TEST(ToCommitBodyTest, TakesWhatTheRequestHoldsAndNoCredentialsForALocalTable) {
+  aws::Credentials keys;
+  keys.access_key_id = "AKIAKEY";
+  keys.secret_access_key = "secret";
+  ServiceCommitRequest staged;
+  staged.table = "s3://bucket/t";
+  staged.version = 7;
+  staged.staged_file = kStaged;
+  CommitBody sent = ToCommitBody(staged, &keys, "eu");
+  EXPECT_EQ(sent.staged_file, kStaged);
+  EXPECT_FALSE(sent.actions.has_value());
+  EXPECT_EQ(sent.credentials, (RequestCredentials{"AKIAKEY", "secret", "", std::nullopt}));
+  EXPECT_EQ(sent.endpoint, "eu");
+  CommitBody local = ToCommitBody(Inline(0, "{}\n"), nullptr, "");
+  EXPECT_EQ(local.actions, "{}\n");
+  EXPECT_FALSE(local.staged_file.has_value());
+  EXPECT_FALSE(local.credentials.has_value());
+}
+
 }  // namespace
-}  // namespace deltacommit::service
+}  // namespace deltacommit::service_wire

@@ -1,15 +1,17 @@
-#include "service/api/commit_body.h"
+#include "deltacommit/service_wire/commit_body.h"
 
 #include <limits>
 #include <set>
+#include <variant>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "deltacommit/action_json.h"
 #include "deltacommit/aws/credentials_internal.h"
-#include "service/config/table_uri.h"
+#include "deltacommit/core/message_quote.h"
 
-namespace deltacommit::service {
+namespace deltacommit::service_wire {
 namespace {
 
 using nlohmann::json;
@@ -137,11 +139,9 @@ Status ReadBool(const json& value, std::string_view field, bool& out) {
   return OkStatus();
 }
 
-Status ReadCredentials(const json& value, CommitBody& out) {
+Status ReadCredentials(const json& value, std::optional<RequestCredentials>& out) {
   if (!value.is_object()) return WrongType("credentials", "an object", value);
-  aws::Credentials& c = out.credentials;
-  c.source = "request";
-  out.has_credentials = true;
+  RequestCredentials& c = out.emplace();
   for (const auto& [key, field] : value.items()) {
     const std::string name = "credentials." + key;
     if (key == "access_key_id") {
@@ -151,13 +151,7 @@ Status ReadCredentials(const json& value, CommitBody& out) {
     } else if (key == "session_token") {
       DC_RETURN_IF_ERROR(ReadString(field, name, c.session_token));
     } else if (key == "expiration") {
-      std::string text;
-      DC_RETURN_IF_ERROR(ReadString(field, name, text));
-      c.expiration_ms = aws::internal::ParseIso8601(text);
-      if (!c.expiration_ms) {
-        out.credentials_problem = "credentials.expiration " + QuoteForMessage(text, 40) +
-                                  " is not an RFC 3339 time such as 2026-11-29T23:00:00Z";
-      }
+      DC_RETURN_IF_ERROR(ReadString(field, name, c.expiration.emplace()));
     } else {
       return UnknownField("credentials.", key, kCredentialFields);
     }
@@ -173,7 +167,7 @@ Status ReadField(const std::string& key, const json& value, CommitBody& out) {
   if (key == "actions") return ReadString(value, key, out.actions.emplace());
   if (key == "staged_file") return ReadString(value, key, out.staged_file.emplace());
   if (key == "endpoint") return ReadString(value, key, out.endpoint);
-  if (key == "credentials") return ReadCredentials(value, out);
+  if (key == "credentials") return ReadCredentials(value, out.credentials);
   return UnknownField("", key, kTopFields);
 }
 
@@ -195,7 +189,51 @@ StatusOr<CommitBody> CheckAppend(const json& parsed, CommitBody& out) {
   return std::move(out);
 }
 
+bool HasTxn(std::string_view actions) {
+  ActionParser parser;
+  StatusOr<std::vector<Action>> parsed = parser.ParseCommit(actions);
+  if (!parsed.ok()) return false;
+  for (const Action& a : *parsed) {
+    if (std::holds_alternative<SetTransaction>(a)) return true;
+  }
+  return false;
+}
+
+Status ValidateAppend(const ServiceCommitRequest& r) {
+  if (r.version >= 0 || r.read_version < 0 || r.actions.empty() || !r.staged_file.empty()) {
+    return InvalidArgumentError(
+        "commit service append: needs no version, a read version >= 0 and inline actions");
+  }
+  // Without a txn, a resent append (after a lost reply) would land twice.
+  if (!HasTxn(r.actions)) {
+    return InvalidArgumentError("commit service append: the actions need a txn");
+  }
+  return OkStatus();
+}
+
+json CredentialsJson(const RequestCredentials& c) {
+  json out = {{"access_key_id", c.access_key_id}, {"secret_access_key", c.secret_access_key}};
+  if (!c.session_token.empty()) out["session_token"] = c.session_token;
+  if (c.expiration) out["expiration"] = *c.expiration;
+  return out;
+}
+
 }  // namespace
+
+std::string SerializeCommitBody(const CommitBody& commit) {
+  json body = {{"table", commit.table}};
+  if (commit.credentials) body["credentials"] = CredentialsJson(*commit.credentials);
+  if (commit.append) {
+    body["append"] = true;
+    body["read_version"] = commit.read_version;
+  } else {
+    body["version"] = commit.version;
+  }
+  if (commit.actions) body["actions"] = *commit.actions;
+  if (commit.staged_file) body["staged_file"] = *commit.staged_file;
+  if (!commit.endpoint.empty()) body["endpoint"] = commit.endpoint;
+  return body.dump(-1, ' ', false, json::error_handler_t::replace);
+}
 
 StatusOr<CommitBody> ParseCommitBody(std::string_view body) {
   DC_ASSIGN_OR_RETURN(json parsed, ParseObject(body));
@@ -221,4 +259,63 @@ StatusOr<CommitBody> ParseCommitBody(std::string_view body) {
   return out;
 }
 
-}  // namespace deltacommit::service
+Status ValidateCommitRequest(const ServiceCommitRequest& r) {
+  if (r.table.empty()) return InvalidArgumentError("commit service request: no table");
+  if (r.append) return ValidateAppend(r);
+  if (r.version < 0) {
+    return InvalidArgumentError("commit service request: negative version " +
+                                std::to_string(r.version));
+  }
+  if (r.actions.empty() == r.staged_file.empty()) {
+    return InvalidArgumentError(
+        "commit service request: give exactly one of the actions and a staged file");
+  }
+  return OkStatus();
+}
+
+CommitBody ToCommitBody(const ServiceCommitRequest& request,
+                        const aws::Credentials* credentials, std::string_view endpoint) {
+  CommitBody out;
+  out.table = request.table;
+  out.version = request.append ? -1 : request.version;
+  out.append = request.append;
+  out.read_version = request.append ? request.read_version : -1;
+  if (!request.actions.empty()) {
+    out.actions = request.actions;
+  } else {
+    out.staged_file = request.staged_file;
+  }
+  if (credentials != nullptr) out.credentials = ToRequestCredentials(*credentials);
+  out.endpoint = endpoint;
+  return out;
+}
+
+RequestCredentials ToRequestCredentials(const aws::Credentials& credentials) {
+  RequestCredentials out;
+  out.access_key_id = credentials.access_key_id;
+  out.secret_access_key = credentials.secret_access_key;
+  out.session_token = credentials.session_token;
+  if (credentials.expiration_ms) {
+    out.expiration = aws::internal::FormatUtc(*credentials.expiration_ms);
+  }
+  return out;
+}
+
+StatusOr<aws::Credentials> ToAwsCredentials(const RequestCredentials& sent) {
+  aws::Credentials out;
+  out.source = "request";
+  out.access_key_id = sent.access_key_id;
+  out.secret_access_key = sent.secret_access_key;
+  out.session_token = sent.session_token;
+  if (sent.expiration) {
+    out.expiration_ms = aws::internal::ParseIso8601(*sent.expiration);
+    if (!out.expiration_ms) {
+      return InvalidArgumentError("credentials.expiration " +
+                                  QuoteForMessage(*sent.expiration, 40) +
+                                  " is not an RFC 3339 time such as 2026-11-29T23:00:00Z");
+    }
+  }
+  return out;
+}
+
+}  // namespace deltacommit::service_wire
