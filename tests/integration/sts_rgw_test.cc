@@ -96,6 +96,13 @@ TEST_F(StsRgwTest, RgwRefusesATamperedSessionTokenAndTheErrorNamesItsCode) {
   EXPECT_EQ(put.code(), StatusCode::kUnauthenticated) << put.ToString();
   EXPECT_THAT(put.message(), HasSubstr("InvalidAccessKeyId (HTTP 403)"));
   EXPECT_THAT(put.message(), HasSubstr("PutObject"));
+  // RGW's "not known" hides the cause; the message says the token is the
+  // likely one, where it came from and which endpoint's STS to ask.
+  EXPECT_THAT(put.message(), HasSubstr("the request carried temporary credentials (a session "
+                                       "token) from STS GetSessionToken at "));
+  EXPECT_THAT(put.message(), HasSubstr("issued by another endpoint's STS"));
+  EXPECT_THAT(put.message(), HasSubstr("from the STS that serves " +
+                                       s.store->config().service.endpoint_url));
   EXPECT_THAT(put.message(), Not(HasSubstr(tampered.session_token)));
   EXPECT_THAT(put.message(), Not(HasSubstr(tampered.secret_access_key)));
 

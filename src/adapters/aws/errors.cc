@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "deltacommit/aws/credentials_internal.h"
 #include "deltacommit/aws/sigv4.h"
 
 namespace deltacommit::aws {
@@ -138,6 +139,35 @@ const Rule* FindRule(std::string_view code) {
   return nullptr;
 }
 
+// Codes with which a store refuses credentials it does not recognise. With
+// a session token in the request, the usual cause is the token, not the
+// key: expired, tampered with, or issued by another endpoint's STS (AWS
+// answers "The security token included in the request is invalid"; Ceph
+// RGW answers InvalidAccessKeyId for a foreign token).
+bool RefusesUnknownCredentials(std::string_view code) {
+  for (std::string_view c : {"InvalidAccessKeyId", "InvalidToken", "ExpiredToken",
+                             "ExpiredTokenException", "SignatureDoesNotMatch",
+                             "InvalidSignatureException", "InvalidClientTokenId",
+                             "UnrecognizedClientException"}) {
+    if (code == c) return true;
+  }
+  return false;
+}
+
+// What to check when `c`, temporary credentials, were refused at `endpoint`.
+std::string TemporaryCredentialsAdvice(const Credentials& c, const std::string& endpoint) {
+  std::string m = "; the request carried temporary credentials (a session token) from " +
+                  (c.source.empty() ? std::string("an unnamed source") : c.source);
+  if (c.expiration_ms.has_value()) {
+    m += ", valid until " + internal::FormatUtc(*c.expiration_ms);
+  }
+  m += ": the token may be invalid, expired or revoked, or issued by another endpoint's STS "
+       "(a token from AWS STS is not valid at a Ceph RGW or MinIO endpoint, nor the reverse); "
+       "obtain new temporary credentials from the STS that serves " +
+       endpoint;
+  return m;
+}
+
 StatusCode FallbackCode(long status) {
   if (status >= 500) return StatusCode::kUnavailable;
   if (status == 401) return StatusCode::kUnauthenticated;
@@ -223,6 +253,10 @@ Status ErrorToStatus(const AwsError& error, const AwsErrorContext& c) {
       code == StatusCode::kUnauthenticated || code == StatusCode::kPermissionDenied;
   if (about_credentials && !c.credential_source.empty()) {
     m += "; credentials: key " + c.key_id + " from " + c.credential_source;
+  }
+  if (c.credentials != nullptr && !c.credentials->session_token.empty() &&
+      RefusesUnknownCredentials(error.code)) {
+    m += TemporaryCredentialsAdvice(*c.credentials, c.endpoint);
   }
   if (!error.request_id.empty()) m += "; request id " + quote(error.request_id);
   return Status(code, std::move(m));

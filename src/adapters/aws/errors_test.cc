@@ -46,6 +46,38 @@ TEST(AwsErrorsTest, ParsesTheQueryProtocolsErrorResponse) {
   EXPECT_NE(s.message().find("not known to this endpoint"), std::string::npos) << s.message();
 }
 
+// A store that does not recognise credentials with a session token says
+// nothing of the token (RGW: InvalidAccessKeyId); the message does.
+TEST(AwsErrorsTest, RefusedTemporaryCredentialsNameTheTokenItsSourceAndTheSts) {
+  Credentials c;
+  c.access_key_id = "ASIAEXAMPLEKEY000001";
+  c.secret_access_key = "secret-of-the-session";
+  c.session_token = "token-of-the-session";
+  c.expiration_ms = 1'800'000'000'000;
+  c.source = "STS GetSessionToken at http://sts.example:7480";
+  AwsErrorContext context = Context();
+  context.credentials = &c;
+  for (const char* code : {"InvalidAccessKeyId", "InvalidToken", "ExpiredToken",
+                           "SignatureDoesNotMatch", "InvalidClientTokenId"}) {
+    const std::string m = ErrorToStatus(ParseXmlError(Xml(403, code)), context).message();
+    EXPECT_THAT(m, ::testing::HasSubstr("temporary credentials (a session token) from STS "
+                                        "GetSessionToken at http://sts.example:7480, valid "
+                                        "until 2027-01-15T08:00:00Z"));
+    EXPECT_THAT(m, ::testing::HasSubstr("invalid, expired or revoked, or issued by another "
+                                        "endpoint's STS"));
+    EXPECT_THAT(m, ::testing::HasSubstr("from the STS that serves http://127.0.0.1:7480"));
+    EXPECT_THAT(m, ::testing::Not(::testing::HasSubstr(c.session_token)));
+  }
+  // Long-term keys, or another refusal, get no such advice.
+  EXPECT_THAT(ErrorToStatus(ParseXmlError(Xml(403, "AccessDenied")), context).message(),
+              ::testing::Not(::testing::HasSubstr("session token")));
+  Credentials long_term = c;
+  long_term.session_token.clear();
+  context.credentials = &long_term;
+  EXPECT_THAT(ErrorToStatus(ParseXmlError(Xml(403, "InvalidAccessKeyId")), context).message(),
+              ::testing::Not(::testing::HasSubstr("session token")));
+}
+
 TEST(AwsErrorsTest, BodylessHeadReplyGetsCodeFromStatus) {
   HttpResponse r;
   r.status = 404;
