@@ -6,6 +6,8 @@
 
 #include "deltacommit/aws/sigv4.h"
 #include "deltacommit/core/ascii.h"
+#include "deltacommit/core/message_quote.h"
+#include "service/config/catalog_names.h"
 
 namespace deltacommit::service {
 namespace {
@@ -110,10 +112,43 @@ StatusOr<const TokenConfig*> Authenticator::Authenticate(
   return found;
 }
 
+namespace {
+
+std::string Verb(Action action) {
+  switch (action) {
+    case Action::kCommit: return "commit to";
+    case Action::kRead: return "read";
+    case Action::kManage: return "manage";
+  }
+  return "use";
+}
+
+Status ActionAllowed(const TokenConfig& token, const std::string& what, Action action) {
+  if (token.Allows(action)) return OkStatus();
+  return PermissionDeniedError(what + ": the token's actions do not include \"" +
+                               std::string(ActionName(action)) + "\"");
+}
+
+}  // namespace
+
+Status AuthorizeName(const TokenConfig& token, std::string_view full_name, Action action) {
+  const std::string what = "token \"" + token.name + "\" may not " + Verb(action) + " " +
+                           QuoteForMessage(full_name);
+  bool covered = false;
+  for (const std::string& prefix : token.catalogs) {
+    covered = covered || CatalogPrefixCovers(prefix, full_name);
+  }
+  if (!covered) {
+    return PermissionDeniedError(what +
+                                 ": the name is not under any of the token's catalog prefixes; "
+                                 "ask the operator to add it to the token's `catalogs`");
+  }
+  return ActionAllowed(token, what, action);
+}
+
 Status Authorize(const TokenConfig& token, const TableUri& table,
                  Action action) {
-  const std::string what = "token \"" + token.name + "\" may not " +
-                           (action == Action::kCommit ? "commit to" : "read") +
+  const std::string what = "token \"" + token.name + "\" may not " + Verb(action) +
                            " table " + table.uri;
   bool covered = false;
   for (const std::string& prefix : token.tables) {
@@ -126,12 +161,7 @@ Status Authorize(const TokenConfig& token, const TableUri& table,
         "prefixes; ask the operator to add it to the token's "
         "`tables`");
   }
-  if (!token.Allows(action)) {
-    return PermissionDeniedError(what +
-                                 ": the token's actions do not include \"" +
-                                 std::string(ActionName(action)) + "\"");
-  }
-  return OkStatus();
+  return ActionAllowed(token, what, action);
 }
 
 }  // namespace deltacommit::service

@@ -52,6 +52,14 @@ class Authenticator {
   std::vector<TokenConfig> tokens_;
 };
 
+// OK iff `token` may do `action` on the Unity Catalog name `full_name`
+// ("catalog", "catalog.schema" or "catalog.schema.table"): one of its
+// `catalogs` prefixes covers it (CatalogPrefixCovers) and its actions
+// include `action`. kPermissionDenied naming the token, the action and the
+// name, as Authorize does. A table's storage location is authorised
+// separately, with Authorize.
+Status AuthorizeName(const TokenConfig& token, std::string_view full_name, Action action);
+
 // OK iff `token` may do `action` on `table`; kPermissionDenied naming the
 // token, the action and the table, and whether the table or the action is
 // what is not allowed.

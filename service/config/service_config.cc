@@ -282,7 +282,12 @@ Status ReadOptionalTable(TomlSection& root, std::string_view name, Read read) {
 }  // namespace
 
 std::string_view ActionName(Action action) {
-  return action == Action::kCommit ? "commit" : "read";
+  switch (action) {
+    case Action::kCommit: return "commit";
+    case Action::kRead: return "read";
+    case Action::kManage: return "manage";
+  }
+  return "unknown";
 }
 
 StatusOr<ServiceConfig> ParseServiceConfig(std::string_view text,

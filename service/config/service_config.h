@@ -97,18 +97,29 @@ struct LocalConfig {
   std::vector<std::string> roots;  // absolute, no trailing '/', no ".." etc.
 };
 
-enum class Action { kCommit, kRead };
-std::string_view ActionName(Action action);  // "commit", "read"
+// kManage: create and delete the catalogs, schemas and tables of the Unity
+// Catalog API (creating a table and committing to it are kCommit).
+enum class Action { kCommit, kRead, kManage };
+std::string_view ActionName(Action action);  // "commit", "read", "manage"
 
 // [[token]]: a bearer token, stored as the SHA-256 of the token.
 struct TokenConfig {
   std::string name;        // shown in messages and logs instead of the token
   std::string sha256_hex;  // 64 lower-case hex digits
   std::vector<std::string> tables;  // normalised table-URI prefixes
+  // Unity Catalog name prefixes ("main", "main.sales", "*"; catalog_names.h)
+  // the token may use through the Unity Catalog API; none: no access.
+  std::vector<std::string> catalogs;
   bool may_commit = false;
   bool may_read = false;
+  bool may_manage = false;
   bool Allows(Action action) const {
-    return action == Action::kCommit ? may_commit : may_read;
+    switch (action) {
+      case Action::kCommit: return may_commit;
+      case Action::kRead: return may_read;
+      case Action::kManage: return may_manage;
+    }
+    return false;
   }
 };
 

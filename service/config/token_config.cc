@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "deltacommit/core/message_quote.h"
+#include "service/config/catalog_names.h"
 #include "service/config/config_sections.h"
 #include "service/config/table_uri.h"
 
@@ -108,18 +109,30 @@ Status ReadActions(TomlSection& section, TokenConfig& out) {
   DC_RETURN_IF_ERROR(section.GetStringArray("actions", actions));
   if (actions.empty()) {
     return section.Error("actions",
-                         "is empty; give \"commit\", \"read\" or both");
+                         "is empty; give \"commit\", \"read\", \"manage\" or several");
   }
   for (const std::string& action : actions) {
     if (action == "commit") {
       out.may_commit = true;
     } else if (action == "read") {
       out.may_read = true;
+    } else if (action == "manage") {
+      out.may_manage = true;
     } else {
-      return section.Error("actions",
-                           "has " + QuoteForMessage(action) +
-                               "; the actions are \"commit\" and \"read\"");
+      return section.Error("actions", "has " + QuoteForMessage(action) +
+                                          "; the actions are \"commit\", \"read\" and \"manage\"");
     }
+  }
+  return OkStatus();
+}
+
+// `catalogs`: optional; without it the token has no Unity Catalog access.
+Status ReadCatalogs(TomlSection& section, TokenConfig& out) {
+  if (!section.Has("catalogs")) return OkStatus();
+  DC_RETURN_IF_ERROR(section.GetStringArray("catalogs", out.catalogs));
+  for (const std::string& prefix : out.catalogs) {
+    Status valid = ValidateCatalogPrefix(prefix);
+    if (!valid.ok()) return section.Error("catalogs", valid.message());
   }
   return OkStatus();
 }
@@ -127,13 +140,14 @@ Status ReadActions(TomlSection& section, TokenConfig& out) {
 // One [[token]]; `earlier` are the ones before it in the file.
 StatusOr<TokenConfig> ReadToken(TomlSection& section,
                                 const std::vector<TokenConfig>& earlier) {
-  section.DeclareKeys({"name", "sha256", "tables", "actions"});
+  section.DeclareKeys({"name", "sha256", "tables", "actions", "catalogs"});
   DC_RETURN_IF_ERROR(section.Finish());
   TokenConfig token;
   DC_RETURN_IF_ERROR(ReadName(section, earlier, token));
   DC_RETURN_IF_ERROR(ReadSha256(section, earlier, token));
   DC_RETURN_IF_ERROR(ReadTables(section, token));
   DC_RETURN_IF_ERROR(ReadActions(section, token));
+  DC_RETURN_IF_ERROR(ReadCatalogs(section, token));
   return token;
 }
 

@@ -86,8 +86,7 @@ TEST(TokenConfigTest, MisspeltKeyIsReportedAsUnknownNotAsMissing) {
   EXPECT_EQ(Error("[[token]]\nname = \"a\"\nsha256 = \"" + kHashA +
                   "\"\ntable = [\"s3://lake\"]\nactions = [\"read\"]\n"),
             "test.toml:4:1: unknown key token[0].table ([[token]] takes: name, "
-            "sha256, tables, "
-            "actions)");
+            "sha256, tables, actions, catalogs)");
 }
 
 TEST(TokenConfigTest, Sha256MustBeAHashAndIsNeverQuoted) {
@@ -156,18 +155,59 @@ TEST(TokenConfigTest, TablePrefixesAreCheckedLikeTableUris) {
             "has an integer");
 }
 
-TEST(TokenConfigTest, ActionsAreCommitAndRead) {
+TEST(TokenConfigTest, ActionsAreCommitReadAndManage) {
   EXPECT_EQ(Error(TokenEntry("a", kHashA, R"(["s3://lake"])",
                              R"(["commit", "write"])")),
             "test.toml:5:11: token[0].actions: has \"write\"; the actions are "
-            "\"commit\" and "
-            "\"read\"");
+            "\"commit\", \"read\" and \"manage\"");
   EXPECT_EQ(Error(TokenEntry("a", kHashA, R"(["s3://lake"])", "[]")),
             "test.toml:5:11: token[0].actions: is empty; give \"commit\", "
-            "\"read\" or both");
+            "\"read\", \"manage\" or several");
   EXPECT_THAT(
       Error(TokenEntry("a", kHashA, R"(["s3://lake"])", R"(["Commit"])")),
       HasSubstr("has \"Commit\""));
+  StatusOr<ServiceConfig> config = ParseServiceConfig(
+      TokenEntry("admin", kHashA, R"(["s3://lake"])", R"(["manage"])"), "test.toml");
+  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  EXPECT_TRUE(config->tokens[0].Allows(Action::kManage));
+  EXPECT_FALSE(config->tokens[0].Allows(Action::kCommit));
+  EXPECT_FALSE(config->tokens[0].Allows(Action::kRead));
+}
+
+// `catalogs`: the Unity Catalog names a token may use; none without it.
+TEST(TokenConfigTest, CatalogPrefixesAreCheckedNames) {
+  StatusOr<ServiceConfig> config = ParseServiceConfig(
+      TokenEntry("a", kHashA) + "catalogs = [\"main\", \"lake.sales\", \"x.y.z\", \"*\"]\n" +
+          TokenEntry("b", kHashB),
+      "test.toml");
+  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  EXPECT_THAT(config->tokens[0].catalogs, ElementsAre("main", "lake.sales", "x.y.z", "*"));
+  EXPECT_TRUE(config->tokens[1].catalogs.empty());
+  EXPECT_THAT(Error(TokenEntry("a", kHashA) + "catalogs = [\"main.\"]\n"),
+              HasSubstr("token[0].catalogs: schema name is empty"));
+  EXPECT_THAT(Error(TokenEntry("a", kHashA) + "catalogs = [\"a/b\"]\n"),
+              HasSubstr("token[0].catalogs: catalog name \"a/b\" has '/'"));
+  EXPECT_THAT(Error(TokenEntry("a", kHashA) + "catalogs = [\"a.b.c.d\"]\n"),
+              HasSubstr("has more than three names"));
+}
+
+TEST(TokenConfigTest, NamesAreAuthorisedByPrefixAtDotBoundaries) {
+  TokenConfig token;
+  token.name = "etl";
+  token.catalogs = {"main.sales"};
+  token.may_read = true;
+  EXPECT_TRUE(AuthorizeName(token, "main.sales", Action::kRead).ok());
+  EXPECT_TRUE(AuthorizeName(token, "main.sales.orders", Action::kRead).ok());
+  Status s = AuthorizeName(token, "main.salesforce.x", Action::kRead);
+  EXPECT_EQ(s.code(), StatusCode::kPermissionDenied);
+  EXPECT_EQ(s.message(),
+            "token \"etl\" may not read \"main.salesforce.x\": the name is not under any of the "
+            "token's catalog prefixes; ask the operator to add it to the token's `catalogs`");
+  EXPECT_FALSE(AuthorizeName(token, "main", Action::kRead).ok());
+  EXPECT_THAT(AuthorizeName(token, "main.sales.orders", Action::kCommit).message(),
+              HasSubstr("the token's actions do not include \"commit\""));
+  token.catalogs = {"*"};
+  EXPECT_TRUE(AuthorizeName(token, "anything.at.all", Action::kRead).ok());
 }
 
 }  // namespace
