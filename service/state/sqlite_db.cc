@@ -219,4 +219,12 @@ Status SqliteDb::Error(int rc, std::string_view doing) const {
                           ": " + detail + HintFor(code));
 }
 
+Status SqliteCommitOutcome(Status status, bool write) {
+  if (write && status.code() == StatusCode::kUnavailable) {
+    return UnknownOutcomeError(status.message() +
+                               "; the write may have been applied: read back");
+  }
+  return status;
+}
+
 }  // namespace deltacommit::service

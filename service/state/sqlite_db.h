@@ -72,6 +72,12 @@ class ResetOnExit {
   SqliteStatement& statement_;
 };
 
+// What a COMMIT that answered `status` means for the caller: an I/O error
+// while committing a write may leave the transaction's frames in the WAL, to
+// be recovered at the next open, so the write's outcome is unknown
+// (kUnknownOutcome, "read back"); any other status is itself.
+Status SqliteCommitOutcome(Status status, bool write);
+
 class SqliteDb {
  public:
   // Opens (creating if absent) the database file at `path` for reading and

@@ -38,6 +38,38 @@ CREATE TABLE app_txns (
 ) STRICT, WITHOUT ROWID;
 )sql";
 
+// Version 3: issue 19's catalog (service/catalog/sqlite_catalog_store.h).
+// Each row keeps its entry as the JSON of catalog_entry_codec.h; the other
+// columns are its keys.
+constexpr char kCreateV3[] = R"sql(
+CREATE TABLE uc_catalogs (
+  name TEXT PRIMARY KEY NOT NULL,
+  entry TEXT NOT NULL
+) STRICT, WITHOUT ROWID;
+CREATE TABLE uc_schemas (
+  catalog TEXT NOT NULL,
+  name TEXT NOT NULL,
+  entry TEXT NOT NULL,
+  PRIMARY KEY (catalog, name)
+) STRICT, WITHOUT ROWID;
+CREATE TABLE uc_tables (
+  table_id TEXT PRIMARY KEY NOT NULL,
+  catalog TEXT NOT NULL,
+  schema_name TEXT NOT NULL,
+  name TEXT NOT NULL,
+  location TEXT NOT NULL UNIQUE,
+  updated_at_ms INTEGER NOT NULL,
+  entry TEXT NOT NULL,
+  UNIQUE (catalog, schema_name, name)
+) STRICT, WITHOUT ROWID;
+CREATE TABLE uc_staging_tables (
+  table_id TEXT PRIMARY KEY NOT NULL,
+  location TEXT NOT NULL UNIQUE,
+  finalized INTEGER NOT NULL CHECK (finalized IN (0, 1)),
+  entry TEXT NOT NULL
+) STRICT, WITHOUT ROWID;
+)sql";
+
 StatusOr<int> QueryInt(SqliteDb& db, const char* sql) {
   DC_ASSIGN_OR_RETURN(std::string text, db.QueryText(sql));
   int value = 0;
@@ -80,7 +112,8 @@ Status CreateOrCheck(SqliteDb& db) {
       return NotOurs(db, "it has other tables and no schema version");
     DC_RETURN_IF_ERROR(db.Exec(kCreateV1));
   }
-  DC_RETURN_IF_ERROR(db.Exec(kCreateV2));  // from version 0 or 1
+  if (version < 2) DC_RETURN_IF_ERROR(db.Exec(kCreateV2));
+  DC_RETURN_IF_ERROR(db.Exec(kCreateV3));  // from version 0, 1 or 2
   return db.Exec(
       ("PRAGMA application_id = " + std::to_string(kSqliteApplicationId) +
        "; PRAGMA user_version = " + std::to_string(kSqliteSchemaVersion))

@@ -1,6 +1,7 @@
 // The SQLite state store's schema, created or migrated when a file is
-// opened. Version 2 (PRAGMA user_version = 2; PRAGMA application_id marks
-// the file as a deltacommit state store; a version 1 file gains app_txns):
+// opened. Version 3 (PRAGMA user_version = 3; PRAGMA application_id marks
+// the file as a deltacommit state store; a version 1 file gains app_txns, a
+// version 1 or 2 file the catalog's tables):
 //
 //   tables   one row per table with state
 //     table_uri          TEXT PRIMARY KEY   normalised table URI
@@ -13,6 +14,9 @@
 //   app_txns  (version 2) the latest txn per application and table
 //     table_uri, app_id                     PRIMARY KEY
 //     txn_version, commit_version           INTEGER
+//   uc_catalogs, uc_schemas, uc_tables, uc_staging_tables  (version 3) the
+//            catalog (service/catalog/catalog_store.h): one row per entry,
+//            its JSON in `entry`, its names, id and location as keys
 //
 // All are STRICT (SQLite checks the column types) and WITHOUT ROWID (rows
 // are stored in key order, so a table's commits are contiguous on disk).
@@ -24,7 +28,7 @@
 
 namespace deltacommit::service {
 
-inline constexpr int kSqliteSchemaVersion = 2;
+inline constexpr int kSqliteSchemaVersion = 3;
 // "DCSS" (deltacommit state store), in PRAGMA application_id.
 inline constexpr int kSqliteApplicationId = 0x44435353;
 

@@ -102,13 +102,7 @@ Status SqliteStateStore::Commit(bool write) {
   (*statements_)[kRollback]
       .Run()
       .IgnoreError();  // SQLite may have rolled back already
-  // An I/O error while committing may leave the transaction's frames in the
-  // WAL, to be recovered at the next open: the write's outcome is unknown.
-  if (write && status.code() == StatusCode::kUnavailable) {
-    return UnknownOutcomeError(status.message() +
-                               "; the write may have been applied: read back");
-  }
-  return status;
+  return SqliteCommitOutcome(std::move(status), write);
 }
 
 template <typename Body>

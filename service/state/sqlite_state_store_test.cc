@@ -101,26 +101,56 @@ TEST_F(SqliteStateStoreTest, DatabaseOfAnotherApplicationIsRefused) {
 
 TEST_F(SqliteStateStoreTest, NewerSchemaIsRefused) {
   ASSERT_TRUE(OpenStatus(path_).ok());
-  ASSERT_TRUE(RawDb(path_)->Exec("PRAGMA user_version = 3").ok());
+  ASSERT_TRUE(RawDb(path_)->Exec("PRAGMA user_version = 4").ok());
   Status s = OpenStatus(path_);
   EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition) << s.ToString();
   EXPECT_THAT(
       s.message(),
-      HasSubstr("schema version 3, newer than this deltacommit knows (2)"));
+      HasSubstr("schema version 4, newer than this deltacommit knows (3)"));
 }
 
-// A file written by the previous release (schema 1, no app_txns) keeps its
-// commits and gains the table appends need.
+// What schema version 3 added: dropping them turns a new file into one of
+// schema 2.
+constexpr char kDropVersionThreeTables[] =
+    "DROP TABLE uc_catalogs; DROP TABLE uc_schemas; DROP TABLE uc_tables; "
+    "DROP TABLE uc_staging_tables; ";
+
+// A file of schema 2 (the release before the catalog) keeps its commits and
+// application txns and gains the catalog's tables.
+TEST_F(SqliteStateStoreTest, AVersionTwoFileIsMigrated) {
+  {
+    auto store = SqliteStateStore::Open({path_});
+    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    CommitRecord zero = Record(0);
+    zero.app_txns = {{"app", 3}};
+    ASSERT_TRUE((*store)->Ratify(zero, nullptr).ok());
+  }
+  ASSERT_TRUE(RawDb(path_)->Exec((std::string(kDropVersionThreeTables) +
+                                   "PRAGMA user_version = 2")
+                                      .c_str())
+                  .ok());
+  auto store = SqliteStateStore::Open({path_});
+  ASSERT_TRUE(store.ok()) << store.status().ToString();
+  EXPECT_EQ(RawDb(path_)->QueryText("PRAGMA user_version").value(), "3");
+  EXPECT_EQ(RawDb(path_)->QueryText("SELECT count(*) FROM uc_tables").value(), "0");
+  EXPECT_EQ((*store)->LatestAppTxn(kTable, "app").value(), (AppliedTxn{3, 0}));
+}
+
+// A file written by the release before that (schema 1, no app_txns) keeps
+// its commits and gains the table appends need.
 TEST_F(SqliteStateStoreTest, AVersionOneFileIsMigrated) {
   {
     auto store = SqliteStateStore::Open({path_});
     ASSERT_TRUE(store.ok()) << store.status().ToString();
     ASSERT_TRUE((*store)->Ratify(Record(0), nullptr).ok());
   }
-  ASSERT_TRUE(RawDb(path_)->Exec("DROP TABLE app_txns; PRAGMA user_version = 1").ok());
+  ASSERT_TRUE(RawDb(path_)->Exec((std::string(kDropVersionThreeTables) +
+                                   "DROP TABLE app_txns; PRAGMA user_version = 1")
+                                      .c_str())
+                  .ok());
   auto store = SqliteStateStore::Open({path_});
   ASSERT_TRUE(store.ok()) << store.status().ToString();
-  EXPECT_EQ(RawDb(path_)->QueryText("PRAGMA user_version").value(), "2");
+  EXPECT_EQ(RawDb(path_)->QueryText("PRAGMA user_version").value(), "3");
   auto latest = (*store)->Latest(kTable);
   ASSERT_TRUE(latest.ok() && latest->has_value());
   EXPECT_EQ((*latest)->version, 0);
