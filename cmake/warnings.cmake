@@ -19,12 +19,12 @@ set(DELTACOMMIT_THREADED_TESTS
   dynamodb_client_integration_test dynamodb_coordination_table_integration_test
   duckdb_parquet_handler_unit_test
   object_store_contract_test posix_object_store_test posix_confined_store_test
-  state_store_contract_test
+  state_store_contract_test catalog_store_contract_test
   dynamodb_state_store_test
   cli_concurrency_test s3_conditional_test s3_dynamodb_test s3_dynamodb_fault_test
   commit_service_s3_test commit_service_s3_concurrency_test commit_service_s3_logs_test
   serve_api_test serve_api_run_test serve_ha_test serve_sts_cli_test serve_cli_faults_test
-  serve_appenders_test
+  serve_appenders_test serve_unity_test
   service_client_cli_test cli_data_test doctor_test)
 # Every suite of the commit service, its client and the fault sweeps.
 set(DELTACOMMIT_THREADED_DIRS service src/adapters/service tests/fault tests/model)

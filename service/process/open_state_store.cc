@@ -6,6 +6,8 @@
 #include "deltacommit/aws/http.h"
 #include "deltacommit/dynamodb/dynamodb_client.h"
 #include "service/api/state_probe.h"
+#include "service/catalog/dynamodb_catalog_store.h"
+#include "service/catalog/sqlite_catalog_store.h"
 #include "service/state/dynamodb_state_store.h"
 #include "service/state/sqlite_state_store.h"
 
@@ -14,11 +16,15 @@ namespace {
 
 class OpenedSqlite : public OpenedStateStore {
  public:
-  explicit OpenedSqlite(std::unique_ptr<SqliteStateStore> store) : store_(std::move(store)) {}
+  OpenedSqlite(std::unique_ptr<SqliteStateStore> store,
+               std::unique_ptr<SqliteCatalogStore> catalog)
+      : store_(std::move(store)), catalog_(std::move(catalog)) {}
   StateStore& store() override { return *store_; }
+  CatalogStore& catalog() override { return *catalog_; }
 
  private:
   std::unique_ptr<SqliteStateStore> store_;
+  std::unique_ptr<SqliteCatalogStore> catalog_;
 };
 
 class OpenedDynamoDb : public OpenedStateStore {
@@ -27,8 +33,10 @@ class OpenedDynamoDb : public OpenedStateStore {
       : http_(aws::NewCurlHttpClient()),
         credentials_(aws::DefaultCredentialsChain({})),
         client_(dynamodb::DynamoDbClientConfig{service, {}}, *http_, *credentials_),
-        store_(client_, table) {}
+        store_(client_, table),
+        catalog_(client_, table) {}
   StateStore& store() override { return store_; }
+  CatalogStore& catalog() override { return catalog_; }
   dynamodb::DynamoDbClient& client() { return client_; }
 
  private:
@@ -36,6 +44,7 @@ class OpenedDynamoDb : public OpenedStateStore {
   std::unique_ptr<aws::CredentialsProvider> credentials_;
   dynamodb::DynamoDbClient client_;
   DynamoDbStateStore store_;
+  DynamoDbCatalogStore catalog_;
 };
 
 StatusOr<std::unique_ptr<OpenedStateStore>> OpenDynamoDb(const StateConfig& config,
@@ -65,7 +74,10 @@ StatusOr<std::unique_ptr<OpenedStateStore>> OpenStateStore(const StateConfig& co
   if (config.kind == StateConfig::Kind::kDynamoDb) return OpenDynamoDb(config, logger);
   DC_ASSIGN_OR_RETURN(std::unique_ptr<SqliteStateStore> store,
                       SqliteStateStore::Open({config.sqlite_path}));
-  return std::unique_ptr<OpenedStateStore>(std::make_unique<OpenedSqlite>(std::move(store)));
+  DC_ASSIGN_OR_RETURN(std::unique_ptr<SqliteCatalogStore> catalog,
+                      SqliteCatalogStore::Open(config.sqlite_path));
+  return std::unique_ptr<OpenedStateStore>(
+      std::make_unique<OpenedSqlite>(std::move(store), std::move(catalog)));
 }
 
 }  // namespace deltacommit::service

@@ -16,6 +16,7 @@
 #include "service/http/http_server.h"
 #include "service/http/run_until_signal.h"
 #include "service/process/open_state_store.h"
+#include "service/unity/uc_rest_api.h"
 
 namespace deltacommit::service {
 namespace {
@@ -100,11 +101,13 @@ class Service {
         commits_(state_->store(), stores_, WithObservers(CommitOptions(config), level)),
         authenticator_(config.tokens),
         api_({&config_, &authenticator_, &commits_, &state_->store(), &commit_metrics_, &metrics_,
-              &logger_}) {}
+              &logger_}),
+        unity_api_({&config_, &authenticator_, &state_->catalog(), &SystemClock()}) {}
 
   ServiceExitCode Run(const std::string& port_file) {
     http::Router router;
     if (Status routes = api_.AddRoutes(router); !routes.ok()) return ReportError(routes);
+    if (Status routes = unity_api_.AddRoutes(router); !routes.ok()) return ReportError(routes);
     http::HttpServer server(ServerOptions(config_), std::move(router), &metrics_, &logger_);
     api_.SetStoppingProbe([&server] { return server.stopping(); });
     if (Status started = server.Start(); !started.ok()) return ReportError(started);
@@ -146,6 +149,7 @@ class Service {
   CommitService commits_;
   Authenticator authenticator_;
   ServiceApi api_;
+  unity::UcRestApi unity_api_;  // Unity Catalog's names (docs/unity-catalog.md)
 };
 
 }  // namespace
