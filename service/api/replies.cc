@@ -15,6 +15,7 @@ int HttpStatusFor(CommitOutcome outcome) {
     case CommitOutcome::kCredentialsInvalid: return 422;
     case CommitOutcome::kCredentialsRejected: return 424;
     case CommitOutcome::kForbidden: return 403;
+    case CommitOutcome::kTooManyUnpublished: return 429;
     case CommitOutcome::kUnavailable: return 503;
     case CommitOutcome::kLogInconsistent: return 500;
   }

@@ -225,7 +225,12 @@ CommitReply CommitService::Resolve(const CommitRecord& wanted,
     return ReplyFor(*failure);
   }
   // Forgotten records were published; so were versions before the service.
-  if (same) return CommitReply::Ok(wanted.version, existing ? existing->published : true);
+  if (same) {
+    CommitReply replay = CommitReply::Ok(wanted.version, existing ? existing->published : true);
+    replay.replay = true;
+    replay.latest = latest;
+    return replay;
+  }
   return CommitReply::VersionTaken(
       latest, "version " + std::to_string(wanted.version) + " of " + wanted.table +
                   " is taken by another commit; the latest version is " + std::to_string(latest) +

@@ -131,6 +131,10 @@ class CommitService {
                               const CommitRecord& record, std::string_view content);
   CommitReply RatifyStaged(const CommitRequest& request, const CheckedCommit& checked,
                            const CommitRecord& wanted, ObjectStore& store);
+  // Coordinated mode: kTooManyUnpublished when the table already has
+  // request.max_unpublished (> 0) ratified commits waiting to be published.
+  std::optional<CommitReply> CheckUnpublishedCap(const CommitRequest& request,
+                                                 const CommitRecord& wanted);
   // Steps 3 and 4: nullopt when request.version is the next version.
   std::optional<CommitReply> CheckVersion(const CommitRecord& wanted, CommitMode mode,
                                           ObjectStore& store);

@@ -23,6 +23,14 @@ CommitReply CommitService::CommitStaged(const CommitRequest& request) {
                                   " does not exist: put it before asking to ratify it");
   }
   if (!content.ok()) return ReplyFor(ObjectStoreFailure(content.status()));
+  if (request.staged_size && static_cast<int64_t>(content->size()) != *request.staged_size &&
+      static_cast<int64_t>(content->size()) <= options_.limits.max_commit_bytes) {
+    return CommitReply::Error(CommitOutcome::kBadRequest,
+                              "the staged commit " + request.access.table + "/" + staged_file +
+                                  " is " + std::to_string(content->size()) +
+                                  " bytes, not the " + std::to_string(*request.staged_size) +
+                                  " the request gives: put it again, or send its size");
+  }
   StatusOr<CheckedCommit> checked =
       CheckCommitContent(request.access.table, *content, options_.limits);
   if (!checked.ok()) return ContentRefused(checked.status(), "staged commit " + staged_file + ": ");
@@ -38,6 +46,7 @@ CommitReply CommitService::RatifyStaged(const CommitRequest& request,
                                         ObjectStore& store) {
   std::lock_guard lock(locks_.For(request.access.table));
   if (auto reply = CheckVersion(wanted, CommitMode::kCoordinated, store)) return *reply;
+  if (auto refused = CheckUnpublishedCap(request, wanted)) return *refused;
   if (auto refused = CheckOnTable(wanted, checked, store)) return *refused;
   RatifyConflict conflict;
   Status ratified = steps_.Ratify(wanted, &conflict);
@@ -48,6 +57,25 @@ CommitReply CommitService::RatifyStaged(const CommitRequest& request,
     return ReplyFor(*crash);
   }
   return CommitReply::Ok(wanted.version, false);
+}
+
+// Counted from the state store, so the cap holds across instances; a commit
+// ratified by another instance between this count and Ratify may take the
+// table one over it, never more than one per instance.
+std::optional<CommitReply> CommitService::CheckUnpublishedCap(const CommitRequest& request,
+                                                              const CommitRecord& wanted) {
+  const int64_t max_unpublished = request.max_unpublished;
+  if (max_unpublished <= 0) return std::nullopt;
+  StatusOr<std::vector<CommitRecord>> pending = state_.Unpublished(wanted.table, max_unpublished);
+  if (!pending.ok()) return ReplyFor(StateStoreFailure(observer_, "Unpublished", pending.status()));
+  if (static_cast<int64_t>(pending->size()) < max_unpublished) return std::nullopt;
+  publisher_.Schedule(request.access);
+  return CommitReply::Error(
+      CommitOutcome::kTooManyUnpublished,
+      wanted.table + " has " + std::to_string(pending->size()) +
+          " ratified commits waiting to be published (the most it may have): version " +
+          std::to_string(wanted.version) +
+          " must wait until the publisher has published some; retry shortly");
 }
 
 }  // namespace deltacommit::service

@@ -77,6 +77,8 @@ TEST_F(CoordinatedTest, SameStagedFileReplayedIsOkAnotherNameIsVersionTaken) {
   CommitReply replay = CommitStaged(2, staged);
   ASSERT_TRUE(replay.ok()) << replay.message;
   EXPECT_EQ(replay.version, 2);
+  EXPECT_TRUE(replay.replay);
+  EXPECT_EQ(replay.latest, 2);
   // Same bytes under another name is another commit in this mode.
   CommitReply other = CommitStaged(2, PutStaged(2, CommitActions("2")));
   EXPECT_EQ(other.outcome, CommitOutcome::kVersionTaken);
@@ -101,6 +103,57 @@ TEST_F(CoordinatedTest, BadStagedCommitsAreRefusedNamingTheProblem) {
   NewService(small);
   EXPECT_EQ(CommitStaged(0, PutStaged(0, FirstCommitActions("a"))).outcome, CommitOutcome::kTooLarge);
   EXPECT_TRUE(CommitFiles().empty());
+}
+
+// Unity Catalog's commit_info.file_size: a staged commit of another size is
+// not the one the writer means, and is not ratified.
+TEST_F(CoordinatedTest, AStagedCommitOfAnotherSizeThanStatedIsRefused) {
+  const std::string actions = FirstCommitActions("a");
+  const std::string staged = PutStaged(0, actions);
+  CommitRequest request = testing::CoordinatedCommit(Access(), 0, staged);
+  request.staged_size = static_cast<int64_t>(actions.size()) + 1;
+  CommitReply refused = service().Commit(request);
+  EXPECT_EQ(refused.outcome, CommitOutcome::kBadRequest);
+  EXPECT_THAT(refused.message, HasSubstr("is " + std::to_string(actions.size()) +
+                                         " bytes, not the " + std::to_string(actions.size() + 1)));
+  EXPECT_FALSE(sqlite_->Get(table_, 0).value().has_value());
+  request.staged_size = static_cast<int64_t>(actions.size());
+  CommitReply ok = service().Commit(request);
+  ASSERT_TRUE(ok.ok()) << ok.message;
+  EXPECT_FALSE(ok.replay);
+}
+
+// Unity Catalog's cap: with max_unpublished commits waiting, the next
+// version waits (kTooManyUnpublished, nothing ratified); a replay of a
+// waiting one is still answered, and once published the next one lands.
+TEST_F(CoordinatedTest, AtTheCapOfUnpublishedCommitsTheNextVersionWaits) {
+  service().publisher().Stop();
+  auto capped = [&](Version v, const std::string& staged) {
+    CommitRequest request = testing::CoordinatedCommit(Access(), v, staged);
+    request.max_unpublished = 3;
+    return service().Commit(request);
+  };
+  std::vector<std::string> staged;
+  for (Version v = 0; v <= 2; ++v) {
+    staged.push_back(PutStaged(v, CommitActionsAt(v, std::to_string(v))));
+    ASSERT_TRUE(capped(v, staged.back()).ok());
+  }
+  CommitReply waits = capped(3, PutStaged(3, CommitActions("3")));
+  EXPECT_EQ(waits.outcome, CommitOutcome::kTooManyUnpublished);
+  EXPECT_THAT(waits.message, HasSubstr("has 3 ratified commits waiting to be published"));
+  EXPECT_FALSE(sqlite_->Get(table_, 3).value().has_value());
+  EXPECT_TRUE(capped(2, staged[2]).replay);
+
+  // A service whose publisher runs: the refusal schedules it, and once it
+  // has published, the same request lands.
+  NewService({});
+  const std::string third = PutStaged(3, CommitActions("3"));
+  EXPECT_EQ(capped(3, third).outcome, CommitOutcome::kTooManyUnpublished);
+  ASSERT_TRUE(service().publisher().WaitIdle(kWait));
+  EXPECT_THAT(PendingVersions(), IsEmpty());
+  CommitReply landed = capped(3, third);
+  ASSERT_TRUE(landed.ok()) << landed.message;
+  EXPECT_EQ(landed.version, 3);
 }
 
 // More unpublished commits below `start` than one answer lists: the answer

@@ -32,6 +32,8 @@ std::string_view CommitOutcomeName(CommitOutcome outcome) {
       return "append_unavailable";
     case CommitOutcome::kForbidden:
       return "forbidden";
+    case CommitOutcome::kTooManyUnpublished:
+      return "too_many_unpublished";
   }
   return "unavailable";
 }

@@ -63,6 +63,13 @@ struct CommitRequest {
   // Coordinated mode: the staged commit the writer put, relative to the
   // table root: "_delta_log/_staged_commits/<version 20 digits>.<uuid>.json".
   std::optional<std::string> staged_file;
+  // Coordinated mode: the staged commit's size as the writer states it
+  // (Unity Catalog's commit_info.file_size); another size is kBadRequest.
+  std::optional<int64_t> staged_size;
+  // Coordinated mode: at most this many ratified, unpublished commits per
+  // table, this one included (Unity Catalog's cap); 0: no cap. Over it:
+  // kTooManyUnpublished.
+  int64_t max_unpublished = 0;
 };
 
 enum class CommitOutcome {
@@ -92,12 +99,15 @@ enum class CommitOutcome {
   // that is not a regular one where the service reads or writes): nothing
   // was read through it or written.
   kForbidden,
+  // The table has max_unpublished ratified commits waiting to be published:
+  // retry once the publisher (or the writer) has published some.
+  kTooManyUnpublished,
 };
 
 // The API's error code: "ok", "version_taken", "version_ahead",
 // "bad_request", "too_large", "credentials_invalid", "credentials_rejected",
 // "unavailable", "log_inconsistent", "metadata_changed", "txn_conflict",
-// "append_unavailable".
+// "append_unavailable", "forbidden", "too_many_unpublished".
 std::string_view CommitOutcomeName(CommitOutcome outcome);
 
 struct CommitReply {
@@ -111,6 +121,10 @@ struct CommitReply {
   // append whose reply was lost): `version` is where it landed, -1 when a
   // later txn of its appId superseded that record.
   bool duplicate = false;
+  // kOk: the request repeated a commit already made (same version, same
+  // staged file and bytes); nothing was written for it now. `latest` is
+  // then the latest version as the service saw it.
+  bool replay = false;
   // kVersionTaken, kVersionAhead: the latest ratified (or, for a table the
   // service had no state for, published) version; -1 for an empty log.
   // kMetadataChanged: the version that changed the protocol or metadata.

@@ -84,6 +84,7 @@ TEST(ExampleConfigTest, ShowsTheCodeDefaults) {
   EXPECT_EQ(c.max_actions, d.max_actions);
   EXPECT_EQ(c.min_credentials_validity_ms, d.min_credentials_validity_ms);
   EXPECT_EQ(c.pending_list_limit, d.pending_list_limit);
+  EXPECT_EQ(c.max_unpublished_commits, d.max_unpublished_commits);
   const PublishConfig& p = example->publish;
   const PublishConfig& q = empty->publish;
   EXPECT_EQ(p.threads, q.threads);

@@ -190,6 +190,8 @@ Status ReadCommits(TomlSection& section, CommitsConfig& out) {
                                     kHourMs, out.min_credentials_validity_ms));
   DC_RETURN_IF_ERROR(section.GetInt("pending_list_limit", int64_t{1}, int64_t{100'000},
                                     out.pending_list_limit));
+  DC_RETURN_IF_ERROR(section.GetInt("max_unpublished_commits", int64_t{1}, int64_t{10'000},
+                                    out.max_unpublished_commits));
   return section.Finish();
 }
 

@@ -132,6 +132,9 @@ struct CommitsConfig {
   int64_t min_credentials_validity_ms = 10'000;
   // Most commits one GET /v1/tables/{table}/commits answer lists.
   int64_t pending_list_limit = 1'000;
+  // Most ratified, unpublished commits a table may have when a commit
+  // arrives through the Unity Catalog API (its server's cap: 10); more: 429.
+  int64_t max_unpublished_commits = 10;
 };
 
 // [publish]: the background publisher, which copies ratified commits to

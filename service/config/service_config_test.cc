@@ -56,6 +56,7 @@ TEST(ServiceConfigTest, EmptyFileGivesTheDocumentedDefaults) {
   EXPECT_EQ(config.commits.max_actions, 200'000);
   EXPECT_EQ(config.commits.min_credentials_validity_ms, 10'000);
   EXPECT_EQ(config.commits.pending_list_limit, 1'000);
+  EXPECT_EQ(config.commits.max_unpublished_commits, 10);
   EXPECT_EQ(config.publish.threads, 2);
   EXPECT_EQ(config.publish.first_retry_ms, 250);
   EXPECT_EQ(config.publish.max_retry_ms, 30'000);
@@ -69,6 +70,7 @@ max_commit_bytes = 1048576
 max_actions = 10
 min_credentials_validity_ms = 60000
 pending_list_limit = 5
+max_unpublished_commits = 3
 [publish]
 threads = 1
 first_retry_ms = 10
@@ -79,6 +81,7 @@ min_credentials_validity_ms = 0
   EXPECT_EQ(config.commits.max_actions, 10);
   EXPECT_EQ(config.commits.min_credentials_validity_ms, 60'000);
   EXPECT_EQ(config.commits.pending_list_limit, 5);
+  EXPECT_EQ(config.commits.max_unpublished_commits, 3);
   EXPECT_EQ(config.publish.threads, 1);
   EXPECT_EQ(config.publish.first_retry_ms, 10);
   EXPECT_EQ(config.publish.max_retry_ms, 100);

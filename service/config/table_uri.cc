@@ -132,6 +132,9 @@ StatusOr<TableUri> LocalTableUri(std::string_view uri) {
 StatusOr<TableUri> NormalizeTableUri(std::string_view uri) {
   DC_RETURN_IF_ERROR(CheckCharacters(uri));
   if (HasFileScheme(uri)) return LocalTableUri(uri);
+  // Hadoop's spelling of a local path (Path.toUri: "file:/srv/t"), which
+  // Delta Spark sends as a Unity Catalog commit's table_uri.
+  if (HasScheme(uri, "file:/")) return LocalTableUri("file://" + std::string(uri.substr(5)));
   if (!HasS3Scheme(uri)) {
     return BadUri(uri, "is not a table URI the service takes: s3://bucket/path (or s3a://, "
                        "s3n://), or file:///path under one of its [local] roots");

@@ -35,7 +35,8 @@ struct TableUri {
 
 // Checks and normalises a table root URI. Accepted: s3://, s3a:// and s3n://
 // (any case; the result is s3://), one trailing '/' (dropped); and
-// file:///absolute/path (no host; the same segment rules; not "/" itself). Refused with
+// file:///absolute/path (no host; the same segment rules; not "/" itself),
+// also in Hadoop's spelling file:/absolute/path (the result is file:///...). Refused with
 // kInvalidArgument, naming what was wrong: another scheme; more than
 // kMaxTableUriLength bytes; a bucket name outside S3's rules (3-63 of a-z,
 // 0-9, '.', '-'); an empty, "." or ".." segment; a '\'; a percent-escape of

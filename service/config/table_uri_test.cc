@@ -75,6 +75,9 @@ TEST(NormalizeTableUriTest, LocalTablesAreAbsolutePathsWithPlainSegments) {
   EXPECT_TRUE(table->is_local());
   EXPECT_TRUE(table->bucket.empty());
   EXPECT_EQ(Normalized("FILE:///srv/t"), "file:///srv/t");
+  // Hadoop's Path.toUri spelling, as Delta Spark sends a table_uri.
+  EXPECT_EQ(Normalized("file:/srv/t"), "file:///srv/t");
+  EXPECT_EQ(Normalized("file:/srv/t/"), "file:///srv/t");
   EXPECT_FALSE(NormalizeTableUri("s3://bucket/t")->is_local());
 }
 
@@ -91,6 +94,8 @@ TEST(NormalizeTableUriTest, RefusesLocalTablesThatCouldLeaveTheirPath) {
   EXPECT_THAT(Refusal("file:///srv/a/t1?x"), HasSubstr("query or fragment"));
   EXPECT_THAT(Refusal("file:///srv/a/t1#x"), HasSubstr("query or fragment"));
   EXPECT_THAT(Refusal("file:///srv/a/t 1"), HasSubstr("contains spaces"));
+  EXPECT_THAT(Refusal("file:/srv/../etc"), HasSubstr("\"..\" segment"));
+  EXPECT_THAT(Refusal("file:/"), HasSubstr("the file system's root"));
 }
 
 TEST(NormalizeTableUriTest, RefusesBadBucketNames) {
