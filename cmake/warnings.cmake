@@ -24,7 +24,7 @@ set(DELTACOMMIT_THREADED_TESTS
   cli_concurrency_test s3_conditional_test s3_dynamodb_test s3_dynamodb_fault_test
   commit_service_s3_test commit_service_s3_concurrency_test commit_service_s3_logs_test
   serve_api_test serve_api_run_test serve_ha_test serve_sts_cli_test serve_cli_faults_test
-  serve_appenders_test serve_unity_test
+  serve_appenders_test serve_unity_test serve_unity_commits_test
   service_client_cli_test cli_data_test doctor_test)
 # Every suite of the commit service, its client and the fault sweeps.
 set(DELTACOMMIT_THREADED_DIRS service src/adapters/service tests/fault tests/model)

@@ -67,7 +67,12 @@ Status ValidateEntry(const TableEntry& entry) {
   }
   DC_RETURN_IF_ERROR(NonNegative("table created_at", entry.created_at_ms));
   DC_RETURN_IF_ERROR(NonNegative("table updated_at", entry.updated_at_ms));
-  return NonNegative("table last commit timestamp", entry.last_commit_timestamp_ms);
+  DC_RETURN_IF_ERROR(NonNegative("table last commit timestamp", entry.last_commit_timestamp_ms));
+  if (entry.metadata_version < -1) {
+    return InvalidArgumentError("table metadata version is " +
+                                std::to_string(entry.metadata_version) + ", below -1");
+  }
+  return OkStatus();
 }
 
 Status ValidateEntry(const StagingTableEntry& entry) {

@@ -79,6 +79,10 @@ struct TableEntry {
   int64_t created_at_ms = 0;
   int64_t updated_at_ms = 0;  // changes with the catalog metadata only
   int64_t last_commit_timestamp_ms = 0;
+  // The commit version whose metadata (Unity Catalog's commit `metadata`)
+  // the entry holds; -1: none since the table was created. A commit's
+  // metadata is applied only over an older one's.
+  int64_t metadata_version = -1;
   friend bool operator==(const TableEntry&, const TableEntry&) = default;
 };
 

@@ -44,6 +44,11 @@ class FieldReader {
     }
     return value->get<int64_t>();
   }
+  // `fallback` when the field is absent (it was added later).
+  int64_t IntOr(const char* field, int64_t fallback) {
+    if (problem_ || !object_.contains(field)) return fallback;
+    return Int(field);
+  }
   bool Bool(const char* field) {
     const Json* value = Find(field);
     if (value == nullptr) return false;
@@ -158,7 +163,8 @@ std::string EncodeEntry(const TableEntry& entry) {
                {"owner", entry.owner},
                {"created_at_ms", entry.created_at_ms},
                {"updated_at_ms", entry.updated_at_ms},
-               {"last_commit_timestamp_ms", entry.last_commit_timestamp_ms}});
+               {"last_commit_timestamp_ms", entry.last_commit_timestamp_ms},
+               {"metadata_version", entry.metadata_version}});
 }
 
 std::string EncodeEntry(const StagingTableEntry& entry) {
@@ -207,6 +213,8 @@ StatusOr<TableEntry> DecodeTableEntry(std::string_view json, std::string_view wh
   entry.created_at_ms = in.Int("created_at_ms");
   entry.updated_at_ms = in.Int("updated_at_ms");
   entry.last_commit_timestamp_ms = in.Int("last_commit_timestamp_ms");
+  // Entries written before commits through the Unity Catalog API have none.
+  entry.metadata_version = in.IntOr("metadata_version", -1);
   DC_RETURN_IF_ERROR(in.Done());
   StatusOr<TableType> parsed = ParseTableType(type);
   if (!parsed.ok()) {

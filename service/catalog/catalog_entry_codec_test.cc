@@ -5,6 +5,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 namespace deltacommit::service {
 namespace {
 
@@ -29,6 +31,7 @@ TableEntry FullTable() {
   table.created_at_ms = 1'700'000'000'000;
   table.updated_at_ms = 1'700'000'000'123;
   table.last_commit_timestamp_ms = 1'699'999'999'999;
+  table.metadata_version = 7;
   return table;
 }
 
@@ -41,6 +44,18 @@ TEST(CatalogEntryCodecTest, EveryEntryRoundTrips) {
   EXPECT_EQ(DecodeTableEntry(EncodeEntry(table), "here").value(), table);
   const StagingTableEntry staging{kId, "main", "sales", "orders", "s3://b/t", "etl", 5, true};
   EXPECT_EQ(DecodeStagingTableEntry(EncodeEntry(staging), "here").value(), staging);
+}
+
+// Tables stored before commits through the Unity Catalog API have no
+// metadata_version: none applied yet.
+TEST(CatalogEntryCodecTest, ATableStoredWithoutMetadataVersionHasNone) {
+  nlohmann::json stored = nlohmann::json::parse(EncodeEntry(FullTable()));
+  stored.erase("metadata_version");
+  StatusOr<TableEntry> decoded = DecodeTableEntry(stored.dump(), "here");
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  EXPECT_EQ(decoded->metadata_version, -1);
+  stored["metadata_version"] = "7";
+  EXPECT_EQ(DecodeTableEntry(stored.dump(), "here").status().code(), StatusCode::kDataLoss);
 }
 
 TEST(CatalogEntryCodecTest, WhatTheStoreDidNotWriteIsDataLossNamingWhereAndWhy) {

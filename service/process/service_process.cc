@@ -16,6 +16,7 @@
 #include "service/http/http_server.h"
 #include "service/http/run_until_signal.h"
 #include "service/process/open_state_store.h"
+#include "service/unity/uc_commits_api.h"
 #include "service/unity/uc_rest_api.h"
 
 namespace deltacommit::service {
@@ -102,12 +103,14 @@ class Service {
         authenticator_(config.tokens),
         api_({&config_, &authenticator_, &commits_, &state_->store(), &commit_metrics_, &metrics_,
               &logger_}),
-        unity_api_({&config_, &authenticator_, &state_->catalog(), &SystemClock()}) {}
+        unity_api_(UnityDeps()),
+        unity_commits_({UnityDeps(), &commits_, config.commits.max_unpublished_commits}) {}
 
   ServiceExitCode Run(const std::string& port_file) {
     http::Router router;
     if (Status routes = api_.AddRoutes(router); !routes.ok()) return ReportError(routes);
     if (Status routes = unity_api_.AddRoutes(router); !routes.ok()) return ReportError(routes);
+    if (Status routes = unity_commits_.AddRoutes(router); !routes.ok()) return ReportError(routes);
     http::HttpServer server(ServerOptions(config_), std::move(router), &metrics_, &logger_);
     api_.SetStoppingProbe([&server] { return server.stopping(); });
     if (Status started = server.Start(); !started.ok()) return ReportError(started);
@@ -132,6 +135,9 @@ class Service {
   }
 
  private:
+  unity::UnityApiDeps UnityDeps() {
+    return {&config_, &authenticator_, &state_->catalog(), &SystemClock()};
+  }
   CommitServiceOptions WithObservers(CommitServiceOptions options, http::LogLevel level) {
     options.observer = &commit_metrics_;
     options.logger = NewJsonSpdLogger(logger_, "commits", level);
@@ -149,7 +155,9 @@ class Service {
   CommitService commits_;
   Authenticator authenticator_;
   ServiceApi api_;
-  unity::UcRestApi unity_api_;  // Unity Catalog's names (docs/unity-catalog.md)
+  // Unity Catalog's names and commits (docs/unity-catalog.md).
+  unity::UcRestApi unity_api_;
+  unity::UcCommitsApi unity_commits_;
 };
 
 }  // namespace

@@ -99,4 +99,11 @@ StatusOr<std::string> RequiredString(const json& object, std::string_view where,
   return value->get<std::string>();
 }
 
+std::optional<Status> FirstError(std::initializer_list<Status> statuses) {
+  for (const Status& status : statuses) {
+    if (!status.ok()) return status;
+  }
+  return std::nullopt;
+}
+
 }  // namespace deltacommit::service::unity

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -52,5 +53,8 @@ StatusOr<int64_t> RequiredInt(const nlohmann::json& object, std::string_view whe
                               std::string_view field);
 StatusOr<std::string> RequiredString(const nlohmann::json& object, std::string_view where,
                                      std::string_view field);
+
+// The first error of `statuses` (each a field read of a body), if any.
+std::optional<Status> FirstError(std::initializer_list<Status> statuses);
 
 }  // namespace deltacommit::service::unity

@@ -80,22 +80,18 @@ StatusOr<int64_t> MaxResults(const Request& request) {
   return value;
 }
 
-// The first error of `statuses` (each field read of a body), if any.
-std::optional<Status> FirstError(std::initializer_list<Status> statuses) {
-  for (const Status& status : statuses) {
-    if (!status.ok()) return status;
-  }
-  return std::nullopt;
-}
-
 }  // namespace
+
+Response WithUcToken(const Authenticator& authenticator, const Request& request,
+                     const std::function<Response(const TokenConfig&)>& handle) {
+  StatusOr<const TokenConfig*> token = authenticator.Authenticate(request.Header("authorization"));
+  if (!token.ok()) return UcRestErrorAnswer(UcErrorFor(token.status()));
+  return handle(**token);
+}
 
 Response UcRestApi::WithToken(const Request& request,
                               const std::function<Response(const TokenConfig&)>& handle) const {
-  StatusOr<const TokenConfig*> token =
-      deps_.authenticator->Authenticate(request.Header("authorization"));
-  if (!token.ok()) return Fail(token.status());
-  return handle(**token);
+  return WithUcToken(*deps_.authenticator, request, handle);
 }
 
 Status UcRestApi::AddRoutes(http::Router& router) {

@@ -49,6 +49,11 @@ struct UnityApiDeps {
   Clock* clock = nullptr;
 };
 
+// Runs `handle` with the request's token, or answers 401 in UC REST's
+// shape: every handler authenticates before it reads anything else.
+http::Response WithUcToken(const Authenticator& authenticator, const http::Request& request,
+                           const std::function<http::Response(const TokenConfig&)>& handle);
+
 class UcRestApi {
  public:
   explicit UcRestApi(UnityApiDeps deps) : deps_(deps) {}
