@@ -17,6 +17,7 @@
 
 #include "common/serve_process.h"
 #include "deltacommit/log_path.h"
+#include "doc_table.h"
 #include "service/config/auth.h"
 #include "service/http/http_test_util.h"
 
@@ -87,9 +88,12 @@ class ServeUnityCommitsTest : public ::testing::Test {
   // also on a GET (the raw connection sends what curl would not).
   http::testing::RawResponse Uc(const std::string& method, const std::string& path,
                                 const json& body, const std::string& token = kToken) {
+    return UcRaw(method, path, body.is_null() ? "" : body.dump(), token);
+  }
+  http::testing::RawResponse UcRaw(const std::string& method, const std::string& path,
+                                   const std::string& text, const std::string& token) {
     http::testing::RawConnection connection(serve_->port());
     EXPECT_TRUE(connection.connected());
-    const std::string text = body.is_null() ? "" : body.dump();
     EXPECT_TRUE(connection.Send(http::testing::RawRequest(
         method, kBase + path,
         "Authorization: Bearer " + token + "\r\nContent-Type: application/json\r\n", text)));
@@ -260,52 +264,46 @@ TEST_F(ServeUnityCommitsTest, CommitsAreRatifiedOnceInOrderAndPublished) {
                                       "00000000000000000002.json"}));
 }
 
-TEST_F(ServeUnityCommitsTest, BadCommitRequestsAreRefusedAndRatifyNothing) {
+// docs/bad-inputs.md "The Unity Catalog commits API": each row's status,
+// code and message, and none ratifies or publishes anything.
+TEST_F(ServeUnityCommitsTest, EveryBadInputRowGetsItsStatusCodeAndErrorAndRatifiesNothing) {
   const std::string staged = PutStaged(1, "a.parquet");
-  json unknown = CommitBody(1, staged);
-  unknown["table_id"] = NewUuid();
-  ExpectError(Uc("POST", "/delta/preview/commits", unknown), 404, "TABLE_NOT_FOUND",
-              "Table not found: ");
-  json elsewhere = CommitBody(1, staged);
-  elsewhere["table_uri"] = "file://" + root_.string() + "/other";
-  ExpectError(Uc("POST", "/delta/preview/commits", elsewhere), 400, "INVALID_ARGUMENT",
-              "does not match the table path " + location_);
-  json wrong_size = CommitBody(1, staged);
-  wrong_size["commit_info"]["file_size"] = 3;
-  ExpectError(Uc("POST", "/delta/preview/commits", wrong_size), 400, "INVALID_ARGUMENT",
-              "bytes, not the 3 the request gives");
-  json traversal = CommitBody(1, staged);
-  traversal["commit_info"]["file_name"] = "../00000000000000000001.json";
-  ExpectError(Uc("POST", "/delta/preview/commits", traversal), 400, "INVALID_ARGUMENT",
-              "must be one file name under _delta_log/_staged_commits/");
-  json not_staged_name = CommitBody(1, staged);
-  not_staged_name["commit_info"]["file_name"] = "00000000000000000001.json";
-  ExpectError(Uc("POST", "/delta/preview/commits", not_staged_name), 400, "INVALID_ARGUMENT",
-              "commit_info.file_name");
-  json zero = CommitBody(1, staged);
-  zero["commit_info"]["version"] = 0;
-  ExpectError(Uc("POST", "/delta/preview/commits", zero), 400, "INVALID_ARGUMENT",
-              "\"commit_info.version\" is 0: it must be above 0");
-  json neither = {{"table_id", table_id_}, {"table_uri", location_}};
-  ExpectError(Uc("POST", "/delta/preview/commits", neither), 400, "INVALID_ARGUMENT",
-              "Either commit_info or latest_backfilled_version must be defined");
-  json foreign_id = CommitBody(1, staged);
-  foreign_id["metadata"] = {
-      {"properties", {{"properties", {{"io.unitycatalog.tableId", NewUuid()}}}}}};
-  ExpectError(Uc("POST", "/delta/preview/commits", foreign_id), 400, "INVALID_ARGUMENT",
-              "does not match the properties io.unitycatalog.tableId");
-  ExpectError(Uc("POST", "/delta/preview/commits", CommitBody(1, staged), kReaderToken), 403,
-              "PERMISSION_DENIED", "do not include \"commit\"");
-  ExpectError(Uc("POST", "/delta/preview/commits", CommitBody(1, staged), "wrong-token"), 401,
-              "UNAUTHENTICATED", "unknown bearer token");
-  http::testing::RawResponse no_body = Uc("GET", "/delta/preview/commits", nullptr);
-  ExpectError(no_body, 400, "INVALID_ARGUMENT", "takes its arguments in a JSON body");
-  json backwards = GetBody(3);
-  backwards["end_version"] = 2;
-  ExpectError(Uc("GET", "/delta/preview/commits", backwards), 400, "INVALID_ARGUMENT",
-              "end_version must be >=start_version if set");
-
-  // None of it ratified or published anything.
+  const std::string size =
+      std::to_string(fs::file_size(path_ / "_delta_log" / "_staged_commits" / staged));
+  auto fill = [&](std::string text) {
+    for (const auto& [name, value] : {std::pair<std::string, std::string>{"$TABLE_ID", table_id_},
+                                      {"$LOCATION", location_},
+                                      {"$HADOOP_URI", "file:" + path_.string()},
+                                      {"$STAGED", staged},
+                                      {"$SIZE", size},
+                                      {"$ROOT", root_.string()}}) {
+      text = ReplaceAll(text, name, value);
+    }
+    return text;
+  };
+  const auto rows = DocTableRows(DELTACOMMIT_BAD_INPUTS_DOC,
+                                 "The Unity Catalog commits API "
+                                 "(`/api/2.1/unity-catalog/delta/preview/commits`)");
+  ASSERT_GE(rows.size(), 20u);
+  for (const std::vector<std::string>& row : rows) {
+    ASSERT_EQ(row.size(), 7u) << "a row needs 7 cells: " << row[0];
+    SCOPED_TRACE(row[0]);
+    const size_t space = row[2].find(' ');
+    ASSERT_NE(space, std::string::npos) << row[2];
+    std::string body = fill(row[3]);
+    if (body.starts_with("raw: ")) {
+      body = body.substr(5);
+      if (body.size() >= 2 && body.front() == '`' && body.back() == '`') {
+        body = body.substr(1, body.size() - 2);
+      }
+    }
+    const std::string token = row[1] == "admin"    ? kToken
+                              : row[1] == "reader" ? kReaderToken
+                                                   : "not-a-token-" + NewUuid();
+    ExpectError(UcRaw(row[2].substr(0, space), row[2].substr(space + 1), body, token),
+                std::stoi(row[4]), row[5], fill(row[6]));
+  }
+  // None of it ratified or published anything; the staged commit is fine.
   EXPECT_EQ(Body(Uc("GET", "/delta/preview/commits", GetBody(0)))["latest_table_version"], 0);
   EXPECT_FALSE(fs::exists(path_ / "_delta_log" / "00000000000000000001.json"));
   EXPECT_EQ(Uc("POST", "/delta/preview/commits", CommitBody(1, staged)).status, 200);
