@@ -1,6 +1,7 @@
 #include "deltacommit/commit_rules.h"
 
 #include <algorithm>
+#include <utility>
 
 #include <simdjson.h>
 
@@ -153,6 +154,36 @@ Status CommitChecker::Add(const Action& action) {
   return OkStatus();
 }
 
+namespace {
+
+// Domains starting with "delta." are the protocol's own: each belongs to a
+// table feature, and a writer that implements the feature writes it (Delta
+// Spark writes delta.rowTracking's high-water mark in data commits of
+// row-tracking tables, delta.clustering on clustered ones). Any other, or
+// one whose feature the table lacks, is refused.
+Status CheckSystemDomain(std::string_view domain, const Protocol* protocol) {
+  static constexpr std::pair<std::string_view, std::string_view> kSystemDomains[] = {
+      {"delta.rowTracking", "rowTracking"},
+      {"delta.clustering", "clustering"},
+  };
+  for (const auto& [name, feature] : kSystemDomains) {
+    if (domain != name) continue;
+    if (protocol != nullptr && IsFeatureEnabled(*protocol, feature) &&
+        IsFeatureEnabled(*protocol, "domainMetadata")) {
+      return OkStatus();
+    }
+    return InvalidArgumentError("domainMetadata \"" + Shown(domain) +
+                                "\": a system domain, which only a table with the " +
+                                std::string(feature) + " and domainMetadata features may hold" +
+                                (protocol == nullptr ? " (the table's protocol is not known)" : ""));
+  }
+  return InvalidArgumentError("domainMetadata \"" + Shown(domain) +
+                              "\": domains starting with \"delta.\" are reserved for the Delta "
+                              "protocol, and this one is not a system domain it knows");
+}
+
+}  // namespace
+
 bool CommitChecker::NeedsTableState() const {
   return protocol_.has_value() || first_data_remove_.has_value() || !domains_.empty();
 }
@@ -176,8 +207,8 @@ Status CommitChecker::Finish(const CommitBase& base) const {
   }
   for (const std::string& domain : domains_) {
     if (domain.starts_with("delta.")) {
-      return InvalidArgumentError("domainMetadata \"" + Shown(domain) +
-                                  "\": domains starting with \"delta.\" are reserved");
+      DC_RETURN_IF_ERROR(CheckSystemDomain(domain, protocol));
+      continue;
     }
     if (protocol != nullptr && !IsFeatureEnabled(*protocol, "domainMetadata")) {
       return InvalidArgumentError("domainMetadata \"" + Shown(domain) +

@@ -177,7 +177,21 @@ TEST(CheckCommitActionsTest, AppendOnlyAndDomainRulesUseTheTablesState) {
   DomainMetadata domain;
   domain.domain = "delta.rowTracking";
   EXPECT_THAT(Check({kTable, false, nullptr, nullptr}, {domain}).message(),
-              HasSubstr("reserved"));
+              HasSubstr("a system domain, which only a table with the rowTracking and "
+                        "domainMetadata features may hold"));
+  EXPECT_THAT(Check({kTable, false, &protocol, &append_only}, {domain}).message(),
+              HasSubstr("only a table with the rowTracking"));
+  // A row-tracking table's writer (Delta Spark) keeps its high-water mark
+  // there in data commits; a clustered table's, its clustering columns.
+  const Protocol row_tracking{3, 7, std::vector<std::string>{},
+                              std::vector<std::string>{"domainMetadata", "rowTracking"}, {}};
+  EXPECT_TRUE(Check({kTable, false, &row_tracking, &append_only}, {domain}).ok());
+  domain.domain = "delta.clustering";
+  EXPECT_THAT(Check({kTable, false, &row_tracking, &append_only}, {domain}).message(),
+              HasSubstr("the clustering and domainMetadata features"));
+  domain.domain = "delta.somethingNew";
+  EXPECT_THAT(Check({kTable, false, &row_tracking, &append_only}, {domain}).message(),
+              HasSubstr("reserved for the Delta protocol, and this one is not a system domain"));
   domain.domain = "app.x";
   EXPECT_THAT(Check({kTable, false, &protocol, &append_only}, {domain}).message(),
               HasSubstr("does not support the domainMetadata feature"));
