@@ -192,6 +192,13 @@ Status ReadCommits(TomlSection& section, CommitsConfig& out) {
                                     out.pending_list_limit));
   DC_RETURN_IF_ERROR(section.GetInt("max_unpublished_commits", int64_t{1}, int64_t{10'000},
                                     out.max_unpublished_commits));
+  // A Unity Catalog client reads every waiting commit in one listing.
+  if (out.max_unpublished_commits > out.pending_list_limit) {
+    return section.Error("max_unpublished_commits",
+                         "is more than pending_list_limit (" +
+                             std::to_string(out.pending_list_limit) +
+                             "): one listing must hold every commit waiting to be published");
+  }
   return section.Finish();
 }
 

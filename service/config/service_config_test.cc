@@ -88,6 +88,8 @@ min_credentials_validity_ms = 0
   EXPECT_EQ(config.publish.min_credentials_validity_ms, 0);
   EXPECT_EQ(Error("[publish]\nfirst_retry_ms = 500\nmax_retry_ms = 100\n"),
             "test.toml:3:16: publish.max_retry_ms: is less than first_retry_ms (500)");
+  EXPECT_THAT(Error("[commits]\npending_list_limit = 5\nmax_unpublished_commits = 6\n"),
+              HasSubstr("commits.max_unpublished_commits: is more than pending_list_limit (5)"));
   EXPECT_EQ(Error("[commits]\nmax_actions = 0\n"),
             "test.toml:2:15: commits.max_actions: is 0; it must be between 1 and 100000000");
 }

@@ -104,7 +104,8 @@ class Service {
         api_({&config_, &authenticator_, &commits_, &state_->store(), &commit_metrics_, &metrics_,
               &logger_}),
         unity_api_(UnityDeps()),
-        unity_commits_({UnityDeps(), &commits_, config.commits.max_unpublished_commits}) {}
+        unity_commits_(
+            {UnityDeps(), &commits_, config.commits.max_unpublished_commits, &logger_}) {}
 
   ServiceExitCode Run(const std::string& port_file) {
     http::Router router;

@@ -4,7 +4,9 @@
 #include "service/unity/uc_commits_api.h"
 
 #include <algorithm>
+#include <chrono>
 #include <limits>
+#include <thread>
 #include <utility>
 
 #include "deltacommit/core/message_quote.h"
@@ -31,6 +33,9 @@ constexpr int64_t kCommitsPerPage = 10;
 // A catalog entry changed by another request between read and write is
 // read again; more attempts mean the table's metadata changes under each.
 constexpr int kMetadataAttempts = 5;
+// How long a backfill report waits for the publisher: 40 x 50 ms.
+constexpr int kPublishPolls = 40;
+constexpr std::chrono::milliseconds kPublishPoll{50};
 
 Response Fail(const UcError& error) { return UcRestErrorAnswer(error); }
 Response Fail(const Status& status, UcObject object = UcObject::kOther) {
@@ -278,6 +283,16 @@ Response UcCommitsApi::PostCommit(const Request& request) {
                                  " while the last version committed is " + std::to_string(latest)));
       }
       deps_.commits->publisher().Schedule(target->access);
+      // Delta sends this after a 429 (having published itself) and retries
+      // its commit at once: answer once the publisher has checked and
+      // recorded what the writer names, so that the retry finds room.
+      const Version through = std::min<Version>(**backfilled, latest);
+      if (!WaitPublishedThrough(target->access.table, through)) {
+        return Fail(UcErrorFor(UnavailableError(
+            "versions up to " + std::to_string(through) + " of " + target->access.table +
+            " are not published yet (the service publishes each after checking it): retry "
+            "shortly")));
+      }
       return Response::Json(200, "{}");
     }
 
@@ -295,16 +310,31 @@ Response UcCommitsApi::PostCommit(const Request& request) {
     if (metadata) {
       // Also on a replay: the first attempt may have stopped between
       // ratifying and this. An older commit's metadata never overwrites a
-      // newer one's (ApplyMetadata compares versions).
-      if (Status applied = ApplyMetadata(*table_id, info->version, *metadata); !applied.ok()) {
-        return Fail(UcErrorFor(UnknownOutcomeError(
-            "version " + std::to_string(info->version) +
-            " is committed, but the catalog's table metadata was not updated (" +
-            applied.message() + "): send the same commit again")));
+      // newer one's (ApplyMetadata compares versions). The commit stands
+      // either way, and is answered so: an error would make the writer
+      // commit its transaction again as the next version. The Delta log
+      // holds the metadata; the catalog's copy then waits for a resend or
+      // the next commit that carries metadata.
+      Status applied = ApplyMetadata(*table_id, info->version, *metadata);
+      if (!applied.ok() && deps_.logger != nullptr) {
+        deps_.logger->Warn(
+            "catalog metadata not updated",
+            {{"table_id", *table_id}, {"version", info->version}, {"error", applied.message()}});
       }
     }
     return Response::Json(200, "{}");
   });
+}
+
+bool UcCommitsApi::WaitPublishedThrough(const std::string& table, Version through) const {
+  for (int poll = 0;; ++poll) {
+    StatusOr<PendingCommitList> pending = deps_.commits->PendingCommits(table, 0);
+    if (pending.ok() && (pending->commits.empty() || pending->commits.front().version > through)) {
+      return true;
+    }
+    if (poll == kPublishPolls) return false;
+    std::this_thread::sleep_for(kPublishPoll);
+  }
 }
 
 Status UcCommitsApi::ApplyMetadata(const std::string& table_id, Version version,
@@ -355,18 +385,27 @@ Response UcCommitsApi::GetCommits(const Request& request) {
     if (!pending.ok()) return Fail(pending.status());
 
     // UC's paging: from the later of start_version and the oldest commit
-    // it holds, at most kCommitsPerPage versions.
+    // it holds, a page of versions. UC's page (10) is its cap on unpublished
+    // commits, and clients do not ask for a second page: ours is at least
+    // the cap, so one answer holds every commit a client must see.
     const Version oldest = pending->commits.empty() ? *start : pending->commits.front().version;
-    const Version page_end = std::max<Version>(*start, oldest) + kCommitsPerPage - 1;
+    const Version page = std::max<Version>(kCommitsPerPage, deps_.max_unpublished_commits);
+    const Version first = std::max<Version>(*start, oldest);
+    const Version page_end = first > std::numeric_limits<Version>::max() - page
+                                 ? std::numeric_limits<Version>::max()
+                                 : first + page - 1;
     const Version last = std::min(end->value_or(std::numeric_limits<Version>::max()), page_end);
     Json commits = Json::array();
     for (auto it = pending->commits.rbegin(); it != pending->commits.rend(); ++it) {
       if (it->version >= *start && it->version <= last) commits.push_back(CommitInfoJson(*it));
     }
     // A managed table's version 0 is written by its creator: with nothing
-    // ratified, the latest version is 0.
-    Json answer = {{"commits", std::move(commits)},
-                   {"latest_table_version", std::max<Version>(pending->latest, 0)}};
+    // ratified, the latest version is 0. The listing is read after the
+    // latest version: a commit ratified in between is in it, and the
+    // latest version is never below a commit listed (readers require it).
+    Version latest = std::max<Version>(pending->latest, 0);
+    if (!pending->commits.empty()) latest = std::max(latest, pending->commits.back().version);
+    Json answer = {{"commits", std::move(commits)}, {"latest_table_version", latest}};
     return Response::Json(200, DumpJson(answer));
   });
 }

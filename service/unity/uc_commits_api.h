@@ -32,6 +32,7 @@
 #include <string>
 
 #include "service/commits/commit_service.h"
+#include "service/http/json_logger.h"
 #include "service/unity/uc_rest_api.h"
 
 namespace deltacommit::service::unity {
@@ -41,6 +42,9 @@ struct UcCommitsDeps {
   CommitService* commits = nullptr;
   // Unity Catalog's cap on unbackfilled commits per table (its server: 10).
   int64_t max_unpublished_commits = 10;
+  // Where a commit whose catalog metadata could not be updated is told
+  // (null: nowhere).
+  http::JsonLogger* logger = nullptr;
 };
 
 // A commit's description as UC's APIs carry it (DeltaCommitInfo).
@@ -79,6 +83,9 @@ class UcCommitsApi {
   };
   StatusOr<Target> FindTarget(const TokenConfig& token, const std::string& table_id, Action action,
                               UcError* error) const;
+  // True once no ratified commit at or below `through` waits to be
+  // published (polling for up to 2 s).
+  bool WaitPublishedThrough(const std::string& table, Version through) const;
   // Sets the commit's metadata on the catalog's table unless a later
   // version's metadata is there already.
   Status ApplyMetadata(const std::string& table_id, Version version,

@@ -447,6 +447,12 @@ Response UcRestApi::CreateTable(const Request& request) {
                                   "/staging-tables gave)"),
                     UcObject::kTable);
       }
+      const TableName staged_as{(*staging)->catalog, (*staging)->schema, (*staging)->name};
+      if (!(staged_as == table_name)) {
+        return Fail(InvalidArgumentError("the staging table at " + table.storage_location +
+                                         " was staged as " + staged_as.FullName() + ", not " +
+                                         table_name.FullName()));
+      }
       if ((*staging)->owner != token.name) {
         return Fail(PermissionDeniedError("the staging table at " + table.storage_location +
                                           " was created by another token"));
@@ -459,6 +465,17 @@ Response UcRestApi::CreateTable(const Request& request) {
       table.table_id = (*staging)->table_id;
       staging_id = table.table_id;
     } else {
+      // A staging location is its managed table's, staged or not.
+      StatusOr<std::optional<StagingTableEntry>> staging =
+          deps_.catalog->FindStagingTableByLocation(table.storage_location);
+      if (!staging.ok()) return Fail(staging.status());
+      if (*staging) {
+        return Fail(AlreadyExistsError(table.storage_location + " is the location of staging table " +
+                                       (*staging)->table_id + " (" + (*staging)->catalog + "." +
+                                       (*staging)->schema + "." + (*staging)->name +
+                                       "): an external table cannot be made there"),
+                    UcObject::kTable);
+      }
       table.table_id = NewUuid();
     }
     Status created = deps_.catalog->CreateTable(table, staging_id);

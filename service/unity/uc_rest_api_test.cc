@@ -288,6 +288,16 @@ TEST_F(UcRestApiTest, AManagedTableIsStagedThenCreatedAtItsStagingLocation) {
   wrong_id["properties"]["io.unitycatalog.tableId"] = "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0";
   ExpectError(Call("POST", "/tables", wrong_id, kWriterToken), 400, "INVALID_ARGUMENT",
               "must be " + id);
+  // The staging location is the staged name's, managed or external.
+  json renamed = create;
+  renamed["name"] = "returns";
+  ExpectError(Call("POST", "/tables", renamed, kWriterToken), 400, "INVALID_ARGUMENT",
+              "was staged as main.sales.orders, not main.sales.returns");
+  json external = renamed;
+  external["table_type"] = "EXTERNAL";
+  external.erase("properties");
+  ExpectError(Call("POST", "/tables", external, kAdminToken), 400, "TABLE_ALREADY_EXISTS",
+              "is the location of staging table " + id);
 
   Reply table = Call("POST", "/tables", create, kWriterToken);
   ASSERT_EQ(table.status, 200) << table.body.dump();

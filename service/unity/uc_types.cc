@@ -222,7 +222,12 @@ StatusOr<std::string> SchemaStringFromColumnInfos(const Json& columns) {
     if (!field.is_object() || field.value("name", Json()) != column["name"]) {
       return Bad(name, "\"type_json\" is not a struct field named " + QuoteForMessage(name));
     }
-    if (column.contains("nullable") && field.value("nullable", true) != column["nullable"]) {
+    // value() would throw on a "nullable" of another type.
+    const Json nullable_in_json = field.contains("nullable") ? field["nullable"] : Json(true);
+    if (!nullable_in_json.is_boolean()) {
+      return Bad(name, "\"type_json\" has a \"nullable\" that is not true or false");
+    }
+    if (column.contains("nullable") && nullable_in_json != column["nullable"]) {
       return Bad(name, "\"type_json\" and \"nullable\" disagree");
     }
     int64_t position = static_cast<int64_t>(i);

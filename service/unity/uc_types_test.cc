@@ -90,6 +90,11 @@ TEST(UcTypesTest, ColumnInfosThatDisagreeAreRefusedNamingTheColumn) {
   nullability[0]["nullable"] = true;
   EXPECT_THAT(SchemaStringFromColumnInfos(nullability).status().message(),
               HasSubstr("at id: \"type_json\" and \"nullable\" disagree"));
+  // A client's own JSON of another shape is a 400, not an exception.
+  Json odd = columns;
+  odd[0]["type_json"] = R"({"name":"id","type":"long","nullable":"yes","metadata":{}})";
+  EXPECT_THAT(SchemaStringFromColumnInfos(odd).status().message(),
+              HasSubstr("at id: \"type_json\" has a \"nullable\" that is not true or false"));
   Json twice = columns;
   twice[1]["position"] = 0;
   EXPECT_THAT(SchemaStringFromColumnInfos(twice).status().message(),
