@@ -102,7 +102,9 @@ ErrorBody ParseErrorBody(std::string_view body) {
   if (parsed.is_object() && parsed.contains("error") && parsed["error"].is_object()) {
     error = &parsed["error"];
   }
-  if (error == nullptr || !IsString(*error, "code")) {
+  // An empty code names nothing: not an answer of the API either.
+  if (error == nullptr || !IsString(*error, "code") ||
+      (*error)["code"].get_ref<const std::string&>().empty()) {
     out.message = body.empty() ? "(no body)"
                                : "not the API's error body: \"" + Excerpt(body) + "\"";
     return out;

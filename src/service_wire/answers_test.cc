@@ -77,6 +77,11 @@ TEST(ErrorBodyTest, ABodyThatIsNotTheApisIsQuotedShortAndEscaped) {
             "not the API's error body: \"<html>\\x0a<body>Bad Request from proxy</body></html>\"");
   EXPECT_EQ(ParseErrorBody("").message, "(no body)");
   EXPECT_TRUE(ParseErrorBody(R"({"error":{"code":7}})").code.empty());
+  // An empty code names nothing (found by the service_reply fuzzer): the
+  // body is quoted, so the error still says something.
+  ErrorBody empty_code = ParseErrorBody(R"({"error":{"code":""}})");
+  EXPECT_TRUE(empty_code.code.empty());
+  EXPECT_EQ(empty_code.message, R"(not the API's error body: "{"error":{"code":""}}")");
   // Fields of another type are left out; long ones are cut.
   ErrorBody odd = ParseErrorBody(R"({"error":{"code":"x","message":1,"latest_version":"9"}})");
   EXPECT_EQ(odd.code, "x");
