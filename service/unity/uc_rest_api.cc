@@ -355,10 +355,8 @@ Response UcRestApi::CreateStagingTable(const Request& request) {
       return Fail(allowed);
     }
     StatusOr<std::string> root = ManagedRoot(*catalog, *schema);
-    if (!root.ok()) {
-      const bool catalog_missing = root.status().message().starts_with("Catalog");
-      return Fail(root.status(), catalog_missing ? UcObject::kCatalog : UcObject::kSchema);
-    }
+    if (root.status().IsNotFound()) return Fail(TableNotFound(table));
+    if (!root.ok()) return Fail(root.status());
     StatusOr<std::optional<TableEntry>> existing = deps_.catalog->GetTable(table);
     if (!existing.ok()) return Fail(existing.status());
     if (*existing) {
