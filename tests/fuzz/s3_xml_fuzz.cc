@@ -2,7 +2,7 @@
 // S3 adapter reads it: ListObjectsV2 pages (s3::ParseListObjectsV2), error
 // bodies (aws::ParseXmlError, s3::IsErrorDocument, aws::ErrorToStatus), the
 // dates of listings and headers, and GetSessionToken replies
-// (aws::ParseGetSessionTokenResponse). Invariants: a truncated page names
+// (aws::ParseStsCredentials). Invariants: a truncated page names
 // its continuation token; an error always has a code and maps to a non-OK
 // Status; a GetSessionToken reply that fails to parse never quotes its
 // secret key or session token.
@@ -70,12 +70,12 @@ bool Quotes(std::string_view xml, pugi::xml_node element, const std::string& mes
   for (size_t i = 0; i < secret.size(); ++i) {
     changed[static_cast<size_t>(offset) + i] = secret[i] == 'q' ? 'z' : 'q';
   }
-  StatusOr<aws::Credentials> again = aws::ParseGetSessionTokenResponse(changed, "fuzz");
+  StatusOr<aws::Credentials> again = aws::ParseStsCredentials(changed, "GetSessionToken", "fuzz");
   return again.ok() || again.status().message() != message;
 }
 
 void CheckSessionToken(std::string_view xml) {
-  StatusOr<aws::Credentials> credentials = aws::ParseGetSessionTokenResponse(xml, "fuzz");
+  StatusOr<aws::Credentials> credentials = aws::ParseStsCredentials(xml, "GetSessionToken", "fuzz");
   if (credentials.ok()) {
     FUZZ_CHECK(!credentials->access_key_id.empty());
     FUZZ_CHECK(credentials->expiration_ms.has_value());

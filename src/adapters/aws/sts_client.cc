@@ -2,6 +2,8 @@
 
 #include <pugixml.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <random>
 #include <string>
 #include <utility>
@@ -9,6 +11,7 @@
 #include "deltacommit/aws/credentials_internal.h"
 #include "deltacommit/aws/errors.h"
 #include "deltacommit/aws/sigv4.h"
+#include "deltacommit/core/message_quote.h"
 
 namespace deltacommit::aws {
 namespace {
@@ -27,6 +30,14 @@ constexpr char kAccessDeniedAdvice[] =
     "or give the writer temporary credentials: a role or SSO profile, credential_process, or "
     "AWS_SESSION_TOKEN with AWS_CREDENTIAL_EXPIRATION";
 
+// What to do when STS refuses to let the service's credentials assume the
+// role it vends sessions of.
+constexpr char kAssumeRoleDeniedAdvice[] =
+    "; the service's credentials may not assume the role: its trust policy must allow "
+    "sts:AssumeRole to this principal (the user or role of the service's key), and on AWS the "
+    "principal needs sts:AssumeRole on the role too; a session policy cannot widen what the role "
+    "itself may do";
+
 }  // namespace
 
 Status CheckSessionDuration(int64_t seconds, std::string_view where) {
@@ -39,19 +50,19 @@ Status CheckSessionDuration(int64_t seconds, std::string_view where) {
                               std::to_string(kMaxSessionDurationSeconds) + " seconds");
 }
 
-StatusOr<Credentials> ParseGetSessionTokenResponse(std::string_view xml,
-                                                   const std::string& source) {
-  const std::string what = "the GetSessionTokenResponse";
+StatusOr<Credentials> ParseStsCredentials(std::string_view xml, std::string_view action,
+                                          const std::string& source) {
+  const std::string response = std::string(action) + "Response";
+  const std::string result = std::string(action) + "Result";
+  const std::string what = "the " + response;
   pugi::xml_document doc;
   if (!doc.load_buffer(xml.data(), xml.size())) {
     return InternalError("the reply is not XML (" + std::to_string(xml.size()) + " bytes)");
   }
-  pugi::xml_node credentials = doc.child("GetSessionTokenResponse")
-                                   .child("GetSessionTokenResult")
-                                   .child("Credentials");
+  pugi::xml_node credentials =
+      doc.child(response.c_str()).child(result.c_str()).child("Credentials");
   if (!credentials) {
-    return InternalError("the reply has no GetSessionTokenResponse/GetSessionTokenResult/"
-                         "Credentials element");
+    return InternalError("the reply has no " + response + "/" + result + "/Credentials element");
   }
   Credentials c;
   c.source = source;
@@ -74,23 +85,92 @@ StatusOr<Credentials> ParseGetSessionTokenResponse(std::string_view xml,
   return c;
 }
 
+Status CheckRoleSessionDuration(int64_t seconds, std::string_view where) {
+  if (seconds >= kMinSessionDurationSeconds && seconds <= kMaxRoleSessionDurationSeconds) {
+    return OkStatus();
+  }
+  return InvalidArgumentError(std::string(where) + " = " + std::to_string(seconds) +
+                              ": STS AssumeRole takes " +
+                              std::to_string(kMinSessionDurationSeconds) + " to " +
+                              std::to_string(kMaxRoleSessionDurationSeconds) + " seconds");
+}
+
+Status CheckRoleArn(std::string_view arn) {
+  // arn:<partition>:iam::<account, empty on RGW>:role/<path/name>
+  const size_t role = arn.find(":role/");
+  if (arn.rfind("arn:", 0) != 0 || arn.find(":iam::") == std::string_view::npos ||
+      role == std::string_view::npos || role + 6 >= arn.size()) {
+    return InvalidArgumentError("role ARN " + QuoteForMessage(arn) +
+                                " is not an IAM role ARN (arn:aws:iam::<account>:role/<name>; "
+                                "on Ceph RGW arn:aws:iam:::role/<name>)");
+  }
+  return OkStatus();
+}
+
+Status CheckAssumeRoleRequest(const AssumeRoleRequest& request) {
+  DC_RETURN_IF_ERROR(CheckRoleSessionDuration(request.duration_seconds, "role session duration"));
+  DC_RETURN_IF_ERROR(CheckRoleArn(request.role_arn));
+  const std::string& name = request.session_name;
+  const bool name_ok =
+      name.size() >= 2 && name.size() <= 64 &&
+      std::all_of(name.begin(), name.end(), [](char ch) {
+        return std::isalnum(static_cast<unsigned char>(ch)) ||
+               std::string_view("+=,.@_-").find(ch) != std::string_view::npos;
+      });
+  if (!name_ok) {
+    return InvalidArgumentError("role session name " + QuoteForMessage(name) +
+                                " must be 2 to 64 of A-Z, a-z, 0-9 and +=,.@_-");
+  }
+  if (request.policy.size() > kMaxSessionPolicyBytes) {
+    return InvalidArgumentError("the session policy is " + std::to_string(request.policy.size()) +
+                                " bytes; STS AssumeRole takes at most " +
+                                std::to_string(kMaxSessionPolicyBytes));
+  }
+  return OkStatus();
+}
+
 StsClient::StsClient(StsClientConfig config, HttpClient& http, Clock& clock, Sleeper& sleeper)
     : config_(std::move(config)), http_(http), clock_(clock), sleeper_(sleeper) {}
 
 StatusOr<Credentials> StsClient::GetSessionToken(const Credentials& long_term,
                                                  int64_t duration_seconds) {
   DC_RETURN_IF_ERROR(CheckSessionDuration(duration_seconds, "session duration"));
+  return Call("GetSessionToken",
+              "Action=GetSessionToken&Version=2011-06-15&DurationSeconds=" +
+                  std::to_string(duration_seconds),
+              long_term, "(temporary credentials for the commit service)",
+              "STS GetSessionToken at " + config_.service.endpoint_url + " for key " +
+                  long_term.RedactedKeyId() + " from " + long_term.source);
+}
+
+StatusOr<Credentials> StsClient::AssumeRole(const Credentials& caller,
+                                            const AssumeRoleRequest& request) {
+  DC_RETURN_IF_ERROR(CheckAssumeRoleRequest(request));
+  std::string form = "Action=AssumeRole&Version=2011-06-15&RoleArn=" +
+                     UriEncode(request.role_arn, true) +
+                     "&RoleSessionName=" + UriEncode(request.session_name, true) +
+                     "&DurationSeconds=" + std::to_string(request.duration_seconds);
+  if (!request.policy.empty()) form += "&Policy=" + UriEncode(request.policy, true);
+  if (!request.external_id.empty()) form += "&ExternalId=" + UriEncode(request.external_id, true);
+  return Call("AssumeRole", form, caller, "(role " + request.role_arn + ")",
+              "STS AssumeRole of " + request.role_arn + " at " + config_.service.endpoint_url +
+                  " by key " + caller.RedactedKeyId() + " from " + caller.source);
+}
+
+StatusOr<Credentials> StsClient::Call(std::string_view action, const std::string& form,
+                                      const Credentials& caller, std::string_view purpose,
+                                      const std::string& source) {
   const std::string& endpoint = config_.service.endpoint_url;
+  const std::string where = "STS " + std::string(action) + " at " + endpoint;
   auto build = [&]() -> StatusOr<HttpRequest> {
     const int64_t now_ms = clock_.NowMillis();
-    DC_RETURN_IF_ERROR(CheckNotExpired(long_term, now_ms));
+    DC_RETURN_IF_ERROR(CheckNotExpired(caller, now_ms));
     HttpRequest request;
     request.method = "POST";
     request.url = endpoint + "/";
     request.headers = {{"Content-Type", "application/x-www-form-urlencoded; charset=utf-8"}};
-    request.body = "Action=GetSessionToken&Version=2011-06-15&DurationSeconds=" +
-                   std::to_string(duration_seconds);
-    SignRequest(request, long_term, {config_.service.region, "sts", now_ms, false});
+    request.body = form;
+    SignRequest(request, caller, {config_.service.region, "sts", now_ms, false});
     return request;
   };
   std::mt19937_64 rng(ThreadRng()());
@@ -101,33 +181,33 @@ StatusOr<Credentials> StsClient::GetSessionToken(const Credentials& long_term,
     // A lost reply changed nothing worth knowing: STS is just unreachable.
     const StatusCode code = response.status().IsUnknownOutcome() ? StatusCode::kUnavailable
                                                                   : response.status().code();
-    return Status(code, "STS GetSessionToken at " + endpoint + ": " + response.status().message());
+    return Status(code, where + ": " + response.status().message());
   }
-  if (response->status != 200) return ErrorFor(*response, long_term);
-  StatusOr<Credentials> session = ParseGetSessionTokenResponse(
-      response->body, "STS GetSessionToken at " + endpoint + " for key " +
-                          long_term.RedactedKeyId() + " from " + long_term.source);
+  if (response->status != 200) return ErrorFor(action, purpose, *response, caller);
+  StatusOr<Credentials> session = ParseStsCredentials(response->body, action, source);
   if (!session.ok()) {
     // The message may quote the reply (its Expiration).
     const Status& failed = session.status();
-    return Status(failed.code(), RedactCredentials(failed.message(), long_term))
-        .WithContext("STS GetSessionToken at " + endpoint);
+    return Status(failed.code(), RedactCredentials(failed.message(), caller)).WithContext(where);
   }
   return session;
 }
 
-Status StsClient::ErrorFor(const HttpResponse& response, const Credentials& long_term) const {
+Status StsClient::ErrorFor(std::string_view action, std::string_view purpose,
+                           const HttpResponse& response, const Credentials& caller) const {
   const AwsError error = ParseXmlError(response);
   const AwsErrorContext context{"STS",
-                                "GetSessionToken",
-                                "(temporary credentials for the commit service)",
+                                std::string(action),
+                                std::string(purpose),
                                 config_.service.endpoint_url,
-                                long_term.source,
-                                long_term.RedactedKeyId(),
-                                &long_term};
+                                caller.source,
+                                caller.RedactedKeyId(),
+                                &caller};
   Status base = ErrorToStatus(error, context);
   if (error.code == "AccessDenied" || error.code == "AccessDeniedException") {
-    return PermissionDeniedError(base.message() + kAccessDeniedAdvice);
+    return PermissionDeniedError(base.message() + (action == "AssumeRole"
+                                                       ? kAssumeRoleDeniedAdvice
+                                                       : kAccessDeniedAdvice));
   }
   if (base.code() == StatusCode::kUnavailable) {
     return UnavailableError(base.message() + "; still failing after all attempts");

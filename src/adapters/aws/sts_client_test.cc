@@ -61,9 +61,9 @@ void ExpectNoSecret(const std::string& text) {
   }
 }
 
-TEST(ParseGetSessionTokenResponseTest, ReadsRgwsAndAwssReplies) {
+TEST(ParseStsCredentialsTest, ReadsRgwsAndAwssReplies) {
   for (bool ns : {false, true}) {
-    StatusOr<Credentials> c = ParseGetSessionTokenResponse(Reply(AllFields(), ns), "sts");
+    StatusOr<Credentials> c = ParseStsCredentials(Reply(AllFields(), ns), "GetSessionToken", "sts");
     ASSERT_TRUE(c.ok()) << c.status().ToString();
     EXPECT_EQ(c->access_key_id, "ASIATEMPKEY123456789");
     EXPECT_EQ(c->secret_access_key, kSessionSecret);
@@ -73,7 +73,7 @@ TEST(ParseGetSessionTokenResponseTest, ReadsRgwsAndAwssReplies) {
   }
 }
 
-TEST(ParseGetSessionTokenResponseTest, MalformedRepliesNameWhatIsMissingAndNoSecret) {
+TEST(ParseStsCredentialsTest, MalformedRepliesNameWhatIsMissingAndNoSecret) {
   struct Case {
     std::string body;
     std::string says;
@@ -91,7 +91,7 @@ TEST(ParseGetSessionTokenResponseTest, MalformedRepliesNameWhatIsMissingAndNoSec
       {Reply(AllFields("tomorrow")), "Expiration \"tomorrow\" is not an ISO 8601 time"},
   };
   for (const Case& c : cases) {
-    StatusOr<Credentials> got = ParseGetSessionTokenResponse(c.body, "sts");
+    StatusOr<Credentials> got = ParseStsCredentials(c.body, "GetSessionToken", "sts");
     ASSERT_FALSE(got.ok()) << c.body;
     EXPECT_EQ(got.status().code(), StatusCode::kInternal);
     EXPECT_THAT(got.status().message(), HasSubstr(c.says));
@@ -213,6 +213,110 @@ TEST_F(StsClientTest, ADurationOutsideStssBoundsIsRefusedBeforeSending) {
     EXPECT_THAT(s.message(), HasSubstr("900 to 129600 seconds"));
   }
   EXPECT_TRUE(http_.sent().empty());
+}
+
+// ---- AssumeRole ----------------------------------------------------------------
+
+std::string AssumeRoleReply() {
+  return "<AssumeRoleResponse xmlns=\"https://sts.amazonaws.com/doc/2011-06-15/\">"
+         "<AssumeRoleResult><Credentials>" +
+         AllFields() +
+         "</Credentials><AssumedRoleUser><Arn>arn:aws:sts:::assumed-role/vend/s1</Arn>"
+         "</AssumedRoleUser></AssumeRoleResult></AssumeRoleResponse>";
+}
+
+AssumeRoleRequest Role() {
+  AssumeRoleRequest r;
+  r.role_arn = "arn:aws:iam::123456789012:role/deltacommit-vend";
+  r.session_name = "deltacommit-t1";
+  r.policy = R"({"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"s3:GetObject",)"
+             R"("Resource":"arn:aws:s3:::b/t/*"}]})";
+  r.duration_seconds = 1200;
+  return r;
+}
+
+TEST_F(StsClientTest, AssumeRoleSendsTheRoleSessionNameAndEncodedPolicy) {
+  http_.Script({Response(200, AssumeRoleReply())});
+  AssumeRoleRequest request = Role();
+  request.external_id = "ext 1";
+  StatusOr<Credentials> got = Client().AssumeRole(LongTerm(), request);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  EXPECT_EQ(got->access_key_id, "ASIATEMPKEY123456789");
+  EXPECT_EQ(got->session_token, kSessionToken);
+  EXPECT_TRUE(got->expiration_ms.has_value());
+  EXPECT_THAT(got->source, HasSubstr("STS AssumeRole of arn:aws:iam::123456789012:role/"
+                                     "deltacommit-vend at https://sts.eu-west-1.amazonaws.com"));
+  ASSERT_EQ(http_.sent().size(), 1u);
+  const std::string& body = http_.sent()[0].body;
+  EXPECT_EQ(body,
+            "Action=AssumeRole&Version=2011-06-15"
+            "&RoleArn=arn%3Aaws%3Aiam%3A%3A123456789012%3Arole%2Fdeltacommit-vend"
+            "&RoleSessionName=deltacommit-t1&DurationSeconds=1200"
+            "&Policy=%7B%22Version%22%3A%222012-10-17%22%2C%22Statement%22%3A%5B%7B%22Effect%22"
+            "%3A%22Allow%22%2C%22Action%22%3A%22s3%3AGetObject%22%2C%22Resource%22%3A%22arn%3Aaws"
+            "%3As3%3A%3A%3Ab%2Ft%2F%2A%22%7D%5D%7D"
+            "&ExternalId=ext%201");
+  EXPECT_THAT(HeaderOf(http_.sent()[0], "Authorization"), HasSubstr("/eu-west-1/sts/aws4_request"));
+}
+
+TEST_F(StsClientTest, AssumeRoleWithoutPolicyOrExternalIdSendsNeither) {
+  http_.Script({Response(200, AssumeRoleReply())});
+  AssumeRoleRequest request = Role();
+  request.policy.clear();
+  ASSERT_TRUE(Client().AssumeRole(LongTerm(), request).ok());
+  EXPECT_THAT(http_.sent()[0].body, Not(HasSubstr("Policy=")));
+  EXPECT_THAT(http_.sent()[0].body, Not(HasSubstr("ExternalId=")));
+}
+
+TEST_F(StsClientTest, AssumeRoleRefusesABadRequestBeforeSending) {
+  struct Case {
+    void (*change)(AssumeRoleRequest&);
+    const char* says;
+  } cases[] = {
+      {[](AssumeRoleRequest& r) { r.duration_seconds = 899; }, "900 to 43200 seconds"},
+      {[](AssumeRoleRequest& r) { r.duration_seconds = 43'201; }, "900 to 43200 seconds"},
+      {[](AssumeRoleRequest& r) { r.role_arn = "deltacommit-vend"; }, "is not an IAM role ARN"},
+      {[](AssumeRoleRequest& r) { r.role_arn = "arn:aws:iam::1:user/x"; },
+       "is not an IAM role ARN"},
+      {[](AssumeRoleRequest& r) { r.role_arn = "arn:aws:iam:::role/"; }, "is not an IAM role ARN"},
+      {[](AssumeRoleRequest& r) { r.session_name = "x"; }, "must be 2 to 64"},
+      {[](AssumeRoleRequest& r) { r.session_name = "a b"; }, "must be 2 to 64"},
+      {[](AssumeRoleRequest& r) { r.session_name = std::string(65, 'a'); }, "must be 2 to 64"},
+      {[](AssumeRoleRequest& r) { r.policy = std::string(2049, ' '); }, "at most 2048"},
+  };
+  for (const Case& c : cases) {
+    AssumeRoleRequest request = Role();
+    c.change(request);
+    Status s = Client().AssumeRole(LongTerm(), request).status();
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << c.says;
+    EXPECT_THAT(s.message(), HasSubstr(c.says));
+  }
+  EXPECT_TRUE(http_.sent().empty());
+  AssumeRoleRequest rgw = Role();
+  rgw.role_arn = "arn:aws:iam:::role/deltacommit-vend";  // RGW's: no account
+  EXPECT_TRUE(CheckAssumeRoleRequest(rgw).ok());
+}
+
+TEST_F(StsClientTest, AssumeRoleDeniedSaysWhatTheTrustPolicyNeeds) {
+  http_.Script({ErrorReply(403, "AccessDenied")});
+  Status s = Client().AssumeRole(LongTerm(), Role()).status();
+  EXPECT_EQ(s.code(), StatusCode::kPermissionDenied);
+  for (const char* part : {"STS AssumeRole", "(role arn:aws:iam::123456789012:role/deltacommit-vend)",
+                           "AccessDenied (HTTP 403)", "trust policy must allow sts:AssumeRole",
+                           "key AKIA\u20262345 from environment (AWS_ACCESS_KEY_ID)"}) {
+    EXPECT_THAT(s.message(), HasSubstr(part));
+  }
+  EXPECT_THAT(s.message(), Not(HasSubstr("GetSessionToken")));
+  ExpectNoSecret(s.message());
+}
+
+TEST_F(StsClientTest, AssumeRoleParsesItsOwnResponseOnly) {
+  // A GetSessionToken-shaped reply to AssumeRole is not the credentials.
+  http_.Script({Response(200, Reply(AllFields()))});
+  Status s = Client().AssumeRole(LongTerm(), Role()).status();
+  EXPECT_EQ(s.code(), StatusCode::kInternal);
+  EXPECT_THAT(s.message(), HasSubstr("no AssumeRoleResponse/AssumeRoleResult/Credentials"));
+  EXPECT_THAT(s.message(), HasSubstr("STS AssumeRole at https://sts.eu-west-1"));
 }
 
 // ---- ResolveStsConfig -----------------------------------------------------------
