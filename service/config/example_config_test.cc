@@ -45,6 +45,16 @@ TEST(ExampleConfigTest, LoadsWithTheDocumentedSettings) {
   ASSERT_TRUE(onprem.ok());
   EXPECT_EQ(onprem->endpoint_url, "https://rgw.storage.internal:7480");
   EXPECT_TRUE(onprem->path_style);
+  // Credential vending: off by default, AWS's STS for an AWS bucket, the
+  // configured one for the store that is not AWS.
+  EXPECT_FALSE(config->s3.default_endpoint.vend.enabled());
+  StatusOr<S3EndpointConfig> eu_vend = ResolveS3Endpoint(config->s3, "analytics-eu", "");
+  ASSERT_TRUE(eu_vend.ok());
+  EXPECT_EQ(eu_vend->vend.sts.endpoint_url, "https://sts.eu-central-1.amazonaws.com");
+  StatusOr<S3EndpointConfig> onprem_vend = ResolveS3Endpoint(config->s3, "lake-onprem", "");
+  ASSERT_TRUE(onprem_vend.ok());
+  EXPECT_EQ(onprem_vend->vend.role_arn, "arn:aws:iam:::role/deltacommit-vend");
+  EXPECT_EQ(onprem_vend->vend.sts.endpoint_url, "https://rgw.storage.internal:7480");
   StatusOr<aws::AwsServiceConfig> dev =
       ResolveEndpoint(config->s3, "x", "dev-minio");
   ASSERT_TRUE(dev.ok());

@@ -3,9 +3,11 @@
 // its line), and picks one per request.
 #include "service/config/s3_endpoints.h"
 
+#include <array>
 #include <map>
 #include <utility>
 
+#include "deltacommit/aws/sts_client.h"
 #include "deltacommit/core/message_quote.h"
 #include "service/config/config_sections.h"
 #include "service/config/table_uri.h"
@@ -32,7 +34,90 @@ struct EndpointFields {
   std::string addressing = "auto";
   bool allow_http = false;
   bool enforces_if_none_match = true;
+  // vend_*: credential vending (inherited by buckets as a whole).
+  std::string vend_credentials = "none";
+  std::string vend_role_arn;
+  std::string vend_external_id;
+  std::string vend_sts_endpoint;
+  int64_t vend_duration_seconds = 3600;
 };
+
+constexpr std::array<std::string_view, 5> kVendKeys = {
+    "vend_credentials", "vend_role_arn", "vend_external_id", "vend_sts_endpoint",
+    "vend_duration_seconds"};
+
+// The vend_* keys `section` sets over `fields`. A section that sets
+// vend_credentials sets vending as a whole: the other keys are not mixed
+// with the inherited ones.
+Status ReadVendFields(TomlSection& section, EndpointFields& fields) {
+  if (section.Has("vend_credentials")) {
+    const EndpointFields defaults;
+    fields.vend_role_arn = defaults.vend_role_arn;
+    fields.vend_external_id = defaults.vend_external_id;
+    fields.vend_sts_endpoint = defaults.vend_sts_endpoint;
+    fields.vend_duration_seconds = defaults.vend_duration_seconds;
+  }
+  DC_RETURN_IF_ERROR(section.GetString("vend_credentials", fields.vend_credentials));
+  DC_RETURN_IF_ERROR(section.GetString("vend_role_arn", fields.vend_role_arn));
+  DC_RETURN_IF_ERROR(section.GetString("vend_external_id", fields.vend_external_id));
+  DC_RETURN_IF_ERROR(section.GetString("vend_sts_endpoint", fields.vend_sts_endpoint));
+  DC_RETURN_IF_ERROR(section.GetInt("vend_duration_seconds", aws::kMinSessionDurationSeconds,
+                                    aws::kMaxRoleSessionDurationSeconds,
+                                    fields.vend_duration_seconds));
+  if (fields.vend_credentials != "none" && fields.vend_credentials != "assume_role") {
+    return section.Error("vend_credentials",
+                         "is " + QuoteForMessage(fields.vend_credentials) +
+                             "; it must be \"assume_role\" (STS AssumeRole of vend_role_arn, "
+                             "scoped to each table) or \"none\"");
+  }
+  if (fields.vend_credentials == "none") {
+    for (std::string_view key : kVendKeys) {
+      if (key != "vend_credentials" && section.Has(key)) {
+        return section.Error(key, "is set but vend_credentials is \"none\"; set "
+                                  "vend_credentials = \"assume_role\" to vend credentials");
+      }
+    }
+  }
+  return OkStatus();
+}
+
+// Resolves the vend fields of `section` (the S3 endpoint `s3` resolved).
+StatusOr<VendConfig> ResolveVend(const TomlSection& section, const EndpointFields& fields,
+                                 const aws::AwsServiceConfig& s3, const std::string& describe) {
+  VendConfig vend;
+  if (fields.vend_credentials == "none") return vend;
+  vend.source = VendConfig::Source::kAssumeRole;
+  if (fields.vend_role_arn.empty()) {
+    return section.Error("vend_role_arn",
+                         "missing; vend_credentials = \"assume_role\" needs the ARN of the role "
+                         "whose sessions are vended");
+  }
+  if (Status arn = aws::CheckRoleArn(fields.vend_role_arn); !arn.ok()) {
+    return section.Error("vend_role_arn", arn.message());
+  }
+  vend.role_arn = fields.vend_role_arn;
+  vend.external_id = fields.vend_external_id;
+  vend.duration_seconds = fields.vend_duration_seconds;
+  if (fields.vend_sts_endpoint.empty() && !fields.url.empty() &&
+      !aws::IsAwsEndpoint(s3.endpoint_url)) {
+    // UC's own server asks AWS's STS here and vends tokens the store
+    // refuses: where STS is must be said, never guessed.
+    return section.Error("vend_sts_endpoint",
+                         "missing; the S3 endpoint " + s3.endpoint_url +
+                             " is not AWS's, so the service does not know where its STS is (Ceph "
+                             "RGW and MinIO serve STS on their S3 endpoint: vend_sts_endpoint = \"" +
+                             s3.endpoint_url + "\")");
+  }
+  DC_ASSIGN_OR_RETURN(vend.sts,
+                      ResolveFromFile(section, "sts", "region", "vend_sts_endpoint",
+                                      FileEndpoint{fields.region, fields.vend_sts_endpoint,
+                                                   fields.allow_http, std::nullopt}));
+  vend.sts.region_source = describe;
+  vend.sts.endpoint_source = fields.vend_sts_endpoint.empty()
+                                 ? "AWS's STS for the region (" + describe + ")"
+                                 : "vend_sts_endpoint of " + describe;
+  return vend;
+}
 
 // Reads the keys `section` sets over `fields` (unset keys keep the value
 // they have, e.g. the one inherited from [s3]).
@@ -70,8 +155,9 @@ StatusOr<S3EndpointConfig> ResolveFields(const TomlSection& section,
   service.endpoint_source =
       fields.url.empty() ? "AWS's endpoint for the region (" + describe + ")"
                          : describe;
+  DC_ASSIGN_OR_RETURN(VendConfig vend, ResolveVend(section, fields, service, describe));
   return S3EndpointConfig{std::move(name), std::move(service),
-                          fields.enforces_if_none_match};
+                          fields.enforces_if_none_match, std::move(vend)};
 }
 
 bool ValidEndpointName(const std::string& name) {
@@ -106,7 +192,8 @@ Status ReadBucket(TomlSection& section, const EndpointFields& inherited,
                   S3Config& out) {
   section.DeclareKeys(
       {"name", "endpoint", "region", "addressing", "allow_http",
-       "enforces_if_none_match"});
+       "enforces_if_none_match", "vend_credentials", "vend_role_arn",
+       "vend_external_id", "vend_sts_endpoint", "vend_duration_seconds"});
   DC_RETURN_IF_ERROR(section.Finish());
   std::string name;
   DC_RETURN_IF_ERROR(
@@ -119,6 +206,7 @@ Status ReadBucket(TomlSection& section, const EndpointFields& inherited,
   }
   EndpointFields fields = inherited;
   DC_RETURN_IF_ERROR(ReadEndpointFields(section, "endpoint", fields));
+  DC_RETURN_IF_ERROR(ReadVendFields(section, fields));
   DC_ASSIGN_OR_RETURN(
       S3EndpointConfig endpoint,
       ResolveFields(section, "endpoint", fields, name,
@@ -203,6 +291,7 @@ Status ReadS3Section(TomlSection& root, S3Config& out) {
   if (!s3.has_value()) s3.emplace(kEmpty, "s3", "[s3]", root.file());
   EndpointFields defaults;
   DC_RETURN_IF_ERROR(ReadEndpointFields(*s3, "endpoint", defaults));
+  DC_RETURN_IF_ERROR(ReadVendFields(*s3, defaults));
   DC_ASSIGN_OR_RETURN(
       out.default_endpoint,
       ResolveFields(*s3, "endpoint", defaults, "default",

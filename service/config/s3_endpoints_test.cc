@@ -121,7 +121,9 @@ TEST(S3ConfigTest, BadRegionAndAddressingAreNamed) {
   EXPECT_THAT(Error("[s3]\nendpont = \"https://x\"\n"),
               StartsWith("test.toml:2:1: unknown key s3.endpont ([s3] takes: "
                          "endpoint, region, "
-                         "addressing, allow_http, enforces_if_none_match, bucket, allowed_endpoint)"));
+                         "addressing, allow_http, enforces_if_none_match, vend_credentials, "
+                         "vend_role_arn, vend_external_id, vend_sts_endpoint, "
+                         "vend_duration_seconds, bucket, allowed_endpoint)"));
 }
 
 constexpr std::string_view kFull = R"(
@@ -295,7 +297,9 @@ TEST(S3ConfigTest, BucketEntryErrors) {
       Error("[[s3.bucket]]\nname = \"bkt\"\nendpiont = \"https://x\"\n"),
       StartsWith("test.toml:3:1: unknown key s3.bucket[0].endpiont "
                  "([[s3.bucket]] takes: "
-                 "name, endpoint, region, addressing, allow_http, enforces_if_none_match)"));
+                 "name, endpoint, region, addressing, allow_http, enforces_if_none_match, "
+                 "vend_credentials, vend_role_arn, vend_external_id, vend_sts_endpoint, "
+                 "vend_duration_seconds)"));
   EXPECT_EQ(Error("[[s3.bucket]]\nname = \"bkt\"\nendpoint = \"http://x\"\n"),
             "test.toml:3:12: s3.bucket[0].endpoint: is plain http; set "
             "allow_http = true in "
@@ -350,6 +354,90 @@ TEST(S3ConfigTest, AllowedEndpointErrors) {
           "[[s3.allowed_endpoint]]\nname = \"a\"\nurl = \"https://u:pw@x\"\n"),
       AllOf(HasSubstr("s3.allowed_endpoint[0].url:"), HasSubstr("user info"),
             Not(HasSubstr("pw@"))));
+}
+
+// ---- vend_*: credential vending ------------------------------------------------
+
+StatusOr<S3EndpointConfig> Endpoint(const S3Config& config, std::string_view bucket) {
+  return ResolveS3Endpoint(config, bucket, {});
+}
+
+TEST(VendConfigTest, NoneByDefault) {
+  StatusOr<S3EndpointConfig> e = Endpoint(Parsed(""), "b");
+  ASSERT_TRUE(e.ok());
+  EXPECT_FALSE(e->vend.enabled());
+}
+
+TEST(VendConfigTest, AssumeRoleOnAwsUsesTheRegionsSts) {
+  S3Config config = Parsed(
+      "[s3]\nregion = \"eu-west-1\"\nvend_credentials = \"assume_role\"\n"
+      "vend_role_arn = \"arn:aws:iam::123456789012:role/vend\"\n"
+      "vend_external_id = \"x-1\"\nvend_duration_seconds = 1800\n");
+  StatusOr<S3EndpointConfig> e = Endpoint(config, "b");
+  ASSERT_TRUE(e.ok());
+  EXPECT_EQ(e->vend.source, VendConfig::Source::kAssumeRole);
+  EXPECT_EQ(e->vend.role_arn, "arn:aws:iam::123456789012:role/vend");
+  EXPECT_EQ(e->vend.external_id, "x-1");
+  EXPECT_EQ(e->vend.duration_seconds, 1800);
+  EXPECT_EQ(e->vend.sts.endpoint_url, "https://sts.eu-west-1.amazonaws.com");
+  EXPECT_EQ(e->vend.sts.region, "eu-west-1");
+  EXPECT_THAT(e->vend.sts.endpoint_source, HasSubstr("AWS's STS for the region ([s3]"));
+}
+
+TEST(VendConfigTest, AnS3CompatibleStoreNeedsItsStsEndpointSaid) {
+  const std::string base =
+      "[s3]\nendpoint = \"http://127.0.0.1:7480\"\nallow_http = true\n"
+      "vend_credentials = \"assume_role\"\nvend_role_arn = \"arn:aws:iam:::role/vend\"\n";
+  EXPECT_THAT(Error(base), AllOf(HasSubstr("s3.vend_sts_endpoint: missing"),
+                                 HasSubstr("is not AWS's"),
+                                 HasSubstr("vend_sts_endpoint = \"http://127.0.0.1:7480\"")));
+  S3Config config = Parsed(base + "vend_sts_endpoint = \"http://127.0.0.1:7480\"\n");
+  StatusOr<S3EndpointConfig> e = Endpoint(config, "b");
+  ASSERT_TRUE(e.ok());
+  EXPECT_EQ(e->vend.sts.endpoint_url, "http://127.0.0.1:7480");
+  EXPECT_TRUE(e->vend.sts.allow_http);
+  EXPECT_EQ(e->vend.sts.endpoint_source, "vend_sts_endpoint of [s3] in test.toml");
+  // Plain http needs allow_http, as for S3.
+  EXPECT_THAT(Error("[s3]\nvend_credentials = \"assume_role\"\n"
+                    "vend_role_arn = \"arn:aws:iam:::role/vend\"\n"
+                    "vend_sts_endpoint = \"http://127.0.0.1:7480\"\n"),
+              HasSubstr("s3.vend_sts_endpoint: is plain http"));
+}
+
+TEST(VendConfigTest, ABucketInheritsVendingOrSetsItAsAWhole) {
+  S3Config config = Parsed(
+      "[s3]\nvend_credentials = \"assume_role\"\n"
+      "vend_role_arn = \"arn:aws:iam::1:role/default\"\nvend_external_id = \"e\"\n"
+      "[[s3.bucket]]\nname = \"inherits\"\n"
+      "[[s3.bucket]]\nname = \"own\"\nvend_credentials = \"assume_role\"\n"
+      "vend_role_arn = \"arn:aws:iam::1:role/own\"\n"
+      "[[s3.bucket]]\nname = \"off\"\nvend_credentials = \"none\"\n");
+  EXPECT_EQ(Endpoint(config, "inherits")->vend.role_arn, "arn:aws:iam::1:role/default");
+  EXPECT_EQ(Endpoint(config, "inherits")->vend.external_id, "e");
+  EXPECT_EQ(Endpoint(config, "own")->vend.role_arn, "arn:aws:iam::1:role/own");
+  EXPECT_EQ(Endpoint(config, "own")->vend.external_id, "");  // not mixed in
+  EXPECT_FALSE(Endpoint(config, "off")->vend.enabled());
+  EXPECT_EQ(Endpoint(config, "other")->vend.role_arn, "arn:aws:iam::1:role/default");
+}
+
+TEST(VendConfigTest, MistakesAreNamedAtTheirKey) {
+  EXPECT_THAT(Error("[s3]\nvend_credentials = \"static\"\n"),
+              AllOf(HasSubstr("s3.vend_credentials: is \"static\""), HasSubstr("assume_role")));
+  EXPECT_THAT(Error("[s3]\nvend_credentials = \"assume_role\"\n"),
+              HasSubstr("s3.vend_role_arn: missing"));
+  EXPECT_THAT(Error("[s3]\nvend_credentials = \"assume_role\"\nvend_role_arn = \"vend\"\n"),
+              HasSubstr("is not an IAM role ARN"));
+  EXPECT_THAT(Error("[s3]\nvend_credentials = \"assume_role\"\n"
+                    "vend_role_arn = \"arn:aws:iam::1:role/v\"\nvend_duration_seconds = 60\n"),
+              HasSubstr("s3.vend_duration_seconds"));
+  EXPECT_THAT(Error("[s3]\nvend_role_arn = \"arn:aws:iam::1:role/v\"\n"),
+              HasSubstr("s3.vend_role_arn: is set but vend_credentials is \"none\""));
+  EXPECT_THAT(Error("[[s3.bucket]]\nname = \"bkt\"\nvend_role_arn = \"arn:aws:iam::1:role/v\"\n"),
+              HasSubstr("vend_role_arn: is set but vend_credentials is \"none\""));
+  // An allowed endpoint vends nothing: its vend keys are unknown.
+  EXPECT_THAT(Error("[[s3.allowed_endpoint]]\nname = \"e\"\nurl = \"https://s3.example.com\"\n"
+                    "vend_credentials = \"assume_role\"\n"),
+              HasSubstr("vend_credentials"));
 }
 
 }  // namespace

@@ -66,6 +66,24 @@ struct StateConfig {
   std::optional<bool> dynamodb_allow_http;  // unset: AWS_ALLOW_HTTP, else false
 };
 
+// How the Unity Catalog API vends temporary credentials for the tables of
+// a bucket (the vend_* keys of [s3] and [[s3.bucket]]; docs/unity-catalog.md).
+struct VendConfig {
+  enum class Source {
+    kNone,        // no vending: the credentials endpoints answer 403
+    kAssumeRole,  // STS AssumeRole of `role_arn` at `sts`, narrowed by a
+                  // session policy to the table's prefix and operation
+  };
+  Source source = Source::kNone;
+  std::string role_arn;     // required for kAssumeRole
+  std::string external_id;  // sent when non-empty
+  // STS, resolved: vend_sts_endpoint, else AWS's STS for the region (only
+  // when the bucket is on AWS: for any other store it must be configured).
+  aws::AwsServiceConfig sts;
+  int64_t duration_seconds = 3600;  // 900 to 43,200
+  bool enabled() const { return source != Source::kNone; }
+};
+
 // Where one S3 endpoint is, resolved from the file alone. `service` is what
 // the S3 adapter takes; its *_source fields name the config entry.
 struct S3EndpointConfig {
@@ -79,6 +97,8 @@ struct S3EndpointConfig {
   // store keeps two commits of one version apart, so every writer of such a
   // table must go through the service.
   bool enforces_if_none_match = true;
+  // [s3] and [[s3.bucket]] only (an allowed endpoint vends nothing).
+  VendConfig vend;
 };
 
 // [s3]: the default endpoint, per-bucket overrides and the endpoints a
