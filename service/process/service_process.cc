@@ -16,7 +16,9 @@
 #include "service/http/http_server.h"
 #include "service/http/run_until_signal.h"
 #include "service/process/open_state_store.h"
+#include "service/vend/sts_credential_vendor.h"
 #include "service/unity/uc_commits_api.h"
+#include "service/unity/uc_credentials_api.h"
 #include "service/unity/uc_rest_api.h"
 
 namespace deltacommit::service {
@@ -105,13 +107,18 @@ class Service {
               &logger_}),
         unity_api_(UnityDeps()),
         unity_commits_(
-            {UnityDeps(), &commits_, config.commits.max_unpublished_commits, &logger_}) {}
+            {UnityDeps(), &commits_, config.commits.max_unpublished_commits, &logger_}),
+        vendor_(config.s3, *sts_http_, *service_credentials_),
+        unity_credentials_(UnityDeps(), vendor_) {}
 
   ServiceExitCode Run(const std::string& port_file) {
     http::Router router;
     if (Status routes = api_.AddRoutes(router); !routes.ok()) return ReportError(routes);
     if (Status routes = unity_api_.AddRoutes(router); !routes.ok()) return ReportError(routes);
     if (Status routes = unity_commits_.AddRoutes(router); !routes.ok()) return ReportError(routes);
+    if (Status routes = unity_credentials_.AddRoutes(router); !routes.ok()) {
+      return ReportError(routes);
+    }
     http::HttpServer server(ServerOptions(config_), std::move(router), &metrics_, &logger_);
     api_.SetStoppingProbe([&server] { return server.stopping(); });
     if (Status started = server.Start(); !started.ok()) return ReportError(started);
@@ -159,6 +166,13 @@ class Service {
   // Unity Catalog's names and commits (docs/unity-catalog.md).
   unity::UcRestApi unity_api_;
   unity::UcCommitsApi unity_commits_;
+  // Credential vending: STS AssumeRole signed with the service's own AWS
+  // chain (environment, profile), never with a client's credentials.
+  std::unique_ptr<aws::HttpClient> sts_http_ = aws::NewCurlHttpClient();
+  std::unique_ptr<aws::CredentialsProvider> service_credentials_ =
+      aws::DefaultCredentialsChain({});
+  StsCredentialVendor vendor_;
+  unity::UcCredentialsApi unity_credentials_;
 };
 
 }  // namespace

@@ -281,27 +281,18 @@ TEST_F(ServeUnityCommitsTest, EveryBadInputRowGetsItsStatusCodeAndErrorAndRatifi
     }
     return text;
   };
-  const auto rows = DocTableRows(DELTACOMMIT_BAD_INPUTS_DOC,
-                                 "The Unity Catalog commits API "
-                                 "(`/api/2.1/unity-catalog/delta/preview/commits`)");
+  const auto rows = DocRequestRows(DELTACOMMIT_BAD_INPUTS_DOC,
+                                   "The Unity Catalog commits API "
+                                   "(`/api/2.1/unity-catalog/delta/preview/commits`)",
+                                   fill);
   ASSERT_GE(rows.size(), 20u);
-  for (const std::vector<std::string>& row : rows) {
-    ASSERT_EQ(row.size(), 7u) << "a row needs 7 cells: " << row[0];
-    SCOPED_TRACE(row[0]);
-    const size_t space = row[2].find(' ');
-    ASSERT_NE(space, std::string::npos) << row[2];
-    std::string body = fill(row[3]);
-    if (body.starts_with("raw: ")) {
-      body = body.substr(5);
-      if (body.size() >= 2 && body.front() == '`' && body.back() == '`') {
-        body = body.substr(1, body.size() - 2);
-      }
-    }
-    const std::string token = row[1] == "admin"    ? kToken
-                              : row[1] == "reader" ? kReaderToken
-                                                   : "not-a-token-" + NewUuid();
-    ExpectError(UcRaw(row[2].substr(0, space), row[2].substr(space + 1), body, token),
-                std::stoi(row[4]), row[5], fill(row[6]));
+  for (const RequestRow& row : rows) {
+    SCOPED_TRACE(row.what);
+    ASSERT_NE(row.status, 0) << "a row needs 7 cells and \"METHOD /path\"";
+    const std::string token = row.token == "admin"    ? kToken
+                              : row.token == "reader" ? kReaderToken
+                                                      : "not-a-token-" + NewUuid();
+    ExpectError(UcRaw(row.method, row.path, row.body, token), row.status, row.code, row.says);
   }
   // None of it ratified or published anything; the staged commit is fine.
   EXPECT_EQ(Body(Uc("GET", "/delta/preview/commits", GetBody(0)))["latest_table_version"], 0);

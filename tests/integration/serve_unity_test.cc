@@ -176,27 +176,17 @@ TEST_F(ServeUnityTest, TheCatalogSurvivesARestart) {
 
 TEST_F(ServeUnityTest, EveryBadInputRowGetsItsStatusCodeAndErrorAndWritesNothing) {
   const auto rows =
-      DocTableRows(DELTACOMMIT_BAD_INPUTS_DOC, "The Unity Catalog API (`/api/2.1/unity-catalog`)");
+      DocRequestRows(DELTACOMMIT_BAD_INPUTS_DOC, "The Unity Catalog API (`/api/2.1/unity-catalog`)",
+                     [&](const std::string& text) { return ReplaceAll(text, "$ROOT", table_); });
   ASSERT_GE(rows.size(), 20u);
-  for (const std::vector<std::string>& row : rows) {
-    ASSERT_EQ(row.size(), 7u) << "a Unity Catalog row needs 7 cells: " << row[0];
-    SCOPED_TRACE(row[0]);
-    const std::string& request = row[2];
-    const size_t space = request.find(' ');
-    ASSERT_NE(space, std::string::npos) << request;
-    std::string body = ReplaceAll(row[3], "$ROOT", table_);
-    if (body.starts_with("raw: ")) {
-      body = body.substr(5);
-      if (body.size() >= 2 && body.front() == '`' && body.back() == '`') {
-        body = body.substr(1, body.size() - 2);
-      }
-    }
-    aws::HttpResponse answer =
-        Send(request.substr(0, space), kBase + request.substr(space + 1), body, TokenFor(row[1]));
-    EXPECT_EQ(answer.status, std::stoi(row[4])) << answer.body;
+  for (const RequestRow& row : rows) {
+    SCOPED_TRACE(row.what);
+    ASSERT_NE(row.status, 0) << "a Unity Catalog row needs 7 cells and \"METHOD /path\"";
+    aws::HttpResponse answer = Send(row.method, kBase + row.path, row.body, TokenFor(row.token));
+    EXPECT_EQ(answer.status, row.status) << answer.body;
     const json error = Body(answer);
-    EXPECT_EQ(error.value("error_code", ""), row[5]) << answer.body;
-    EXPECT_THAT(error.value("message", ""), HasSubstr(ReplaceAll(row[6], "$ROOT", table_)));
+    EXPECT_EQ(error.value("error_code", ""), row.code) << answer.body;
+    EXPECT_THAT(error.value("message", ""), HasSubstr(row.says));
   }
   const json catalogs = Body(Uc("GET", "/catalogs"));
   ASSERT_EQ(catalogs["catalogs"].size(), 1u) << catalogs.dump();

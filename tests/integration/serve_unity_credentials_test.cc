@@ -1,0 +1,297 @@
+// Unity Catalog's credential vending on a real `deltacommit serve` (RGW
+// with STS, SQLite state): temporary-table-credentials and
+// temporary-path-credentials answer sessions of the role the config names
+// (scripts/test-servers makes it), and RGW itself holds each session to the
+// table's prefix and operation. Then the refusals: tokens without the name,
+// the action or the location; unknown tables; bad bodies; a bucket that
+// vends nothing; a role that does not exist; and no secret in the log.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+
+#include "deltacommit/s3/s3_object_store.h"
+#include "doc_table.h"
+#include "serve_api_fixture.h"
+
+namespace deltacommit::testing {
+namespace {
+
+using nlohmann::json;
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+constexpr char kBase[] = "/api/2.1/unity-catalog";
+
+class ServeUnityCredentialsTest : public ServeApiTest {
+ protected:
+  bool StartInSetUp() const override { return false; }
+
+  void SetUp() override {
+    ServeApiTest::SetUp();
+    if (IsSkipped()) return;
+    DC_REQUIRE_STS();
+    if (Env("DELTACOMMIT_TEST_VEND_ROLE_ARN").empty()) {
+      GTEST_FAIL() << "DELTACOMMIT_TEST_VEND_ROLE_ARN is not set: restart the test servers "
+                      "(scripts/test-servers down, then up) so that they make the role";
+    }
+    StartWithVending(Env("DELTACOMMIT_TEST_VEND_ROLE_ARN"));
+  }
+
+  // serve with vending of `role_arn` ("" : none) in [s3], and the tokens:
+  // admin (everything), reader (read, catalog main), outsider (all actions,
+  // catalog main, but storage elsewhere), nameless (no catalog).
+  void StartWithVending(const std::string& role_arn, int duration_seconds = 900) {
+    std::string config =
+        Config("[[token]]\nname = \"admin\"\nsha256 = \"" + service::HashToken(admin_token_) +
+               "\"\ntables = [\"" + table_ +
+               "\"]\ncatalogs = [\"*\"]\n"
+               "actions = [\"manage\", \"commit\", \"read\"]\n"
+               "[[token]]\nname = \"reader\"\nsha256 = \"" +
+               service::HashToken(reader_token_) + "\"\ntables = [\"" + table_ +
+               "\"]\ncatalogs = [\"main\"]\nactions = [\"read\"]\n"
+               "[[token]]\nname = \"outsider\"\nsha256 = \"" +
+               service::HashToken(outsider_token_) + "\"\ntables = [\"" + other_prefix_ +
+               "\"]\ncatalogs = [\"main\"]\n"
+               "actions = [\"commit\", \"read\"]\n"
+               "[[token]]\nname = \"nameless\"\nsha256 = \"" +
+               service::HashToken(nameless_token_) + "\"\ntables = [\"" + table_ +
+               "\"]\nactions = [\"commit\", \"read\"]\n");
+    if (!role_arn.empty()) {
+      const std::string vend = "vend_credentials = \"assume_role\"\nvend_role_arn = \"" + role_arn +
+                               "\"\nvend_sts_endpoint = \"" + Env("AWS_ENDPOINT_URL_STS") +
+                               "\"\nvend_duration_seconds = " + std::to_string(duration_seconds) +
+                               "\n";
+      const size_t at = config.find("[[s3.allowed_endpoint]]");
+      ASSERT_NE(at, std::string::npos);
+      config.insert(at, vend);
+    }
+    serve_.reset();
+    auto started = ServeProcess::Start(config);
+    ASSERT_TRUE(started.ok()) << started.status().ToString();
+    serve_ = std::move(started).value();
+    // Each process has its own state: the catalog is made anew.
+    ASSERT_EQ(Uc("POST", "/catalogs", json{{"name", "main"}, {"storage_root", table_}}).status,
+              200);
+    ASSERT_EQ(Uc("POST", "/schemas", json{{"name", "sales"}, {"catalog_name", "main"}}).status,
+              200);
+    table_id_ = CreateTable("orders");
+  }
+
+  aws::HttpResponse Uc(const std::string& method, const std::string& path, const json& body,
+                       const std::string& token = "") {
+    return Send(method, kBase + path, body.is_null() ? "" : body.dump(),
+                token.empty() ? admin_token_ : token);
+  }
+
+  // A managed table made as Spark's connector makes one: staging, then create.
+  std::string CreateTable(const std::string& name) {
+    aws::HttpResponse staged =
+        Uc("POST", "/staging-tables",
+           json{{"name", name}, {"catalog_name", "main"}, {"schema_name", "sales"}});
+    EXPECT_EQ(staged.status, 200) << staged.body;
+    const json staging = json::parse(staged.body, nullptr, false);
+    const std::string id = staging.value("id", "");
+    location_ = staging.value("staging_location", "");
+    aws::HttpResponse created = Uc("POST", "/tables",
+                                   json{{"name", name},
+                                        {"catalog_name", "main"},
+                                        {"schema_name", "sales"},
+                                        {"table_type", "MANAGED"},
+                                        {"data_source_format", "DELTA"},
+                                        {"storage_location", location_},
+                                        {"columns", json::array()},
+                                        {"properties", {{"io.unitycatalog.tableId", id}}}});
+    EXPECT_EQ(created.status, 200) << created.body;
+    return id;
+  }
+
+  aws::HttpResponse TableCredentials(const std::string& operation, const std::string& token = "") {
+    return Uc("POST", "/temporary-table-credentials",
+              json{{"table_id", table_id_}, {"operation", operation}}, token);
+  }
+
+  // An S3 store on `prefix` (s3://bucket/key) signed with the vended
+  // credentials of `answer`.
+  struct VendedStore {
+    std::unique_ptr<aws::HttpClient> http = aws::NewCurlHttpClient();
+    std::unique_ptr<aws::CredentialsProvider> credentials;
+    std::unique_ptr<S3ObjectStore> store;
+  };
+  static VendedStore StoreWith(const json& answer, const std::string& uri) {
+    VendedStore v;
+    const json& c = answer["aws_temp_credentials"];
+    v.credentials = aws::StaticCredentialsProvider(
+        {c.value("access_key_id", ""), c.value("secret_access_key", ""),
+         c.value("session_token", ""), answer.value("expiration_time", int64_t{0}), "vended"});
+    StatusOr<aws::S3Location> location = aws::ParseS3Uri(uri);
+    EXPECT_TRUE(location.ok());
+    S3StoreConfig config;
+    config.bucket = location->bucket;
+    config.key_prefix = location->key_prefix;
+    config.service = *aws::ResolveServiceConfig("s3", {});
+    config.retry.max_attempts = 1;
+    v.store = std::make_unique<S3ObjectStore>(std::move(config), *v.http, *v.credentials);
+    return v;
+  }
+
+  static std::string UcCode(const aws::HttpResponse& r) {
+    return json::parse(r.body, nullptr, false).value("error_code", "");
+  }
+  static std::string UcMessage(const aws::HttpResponse& r) {
+    return json::parse(r.body, nullptr, false).value("message", "");
+  }
+
+  const std::string admin_token_ = "admin-" + NewUuid();
+  const std::string reader_token_ = "reader-" + NewUuid();
+  const std::string outsider_token_ = "outsider-" + NewUuid();
+  const std::string nameless_token_ = "nameless-" + NewUuid();
+  std::string table_id_;
+  std::string location_;
+};
+
+TEST_F(ServeUnityCredentialsTest, ReadWriteCredentialsWorkOnTheTablesPrefixOnly) {
+  const int64_t asked_at = SystemClock().NowMillis();
+  aws::HttpResponse r = TableCredentials("READ_WRITE");
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json answer = json::parse(r.body);
+  EXPECT_EQ(answer["url"], location_);
+  for (const char* field : {"access_key_id", "secret_access_key", "session_token"}) {
+    EXPECT_FALSE(answer["aws_temp_credentials"].value(field, "").empty()) << field;
+  }
+  EXPECT_NE(answer["aws_temp_credentials"]["access_key_id"], Env("AWS_ACCESS_KEY_ID"));
+  // Expiry as configured (900 s), as RGW stated it.
+  const int64_t expires = answer.value("expiration_time", int64_t{0});
+  EXPECT_GT(expires, asked_at + 840'000);
+  EXPECT_LE(expires, asked_at + 960'000);
+  std::string cache_control;
+  for (const auto& [name, value] : r.headers) {
+    if (name == "cache-control" || name == "Cache-Control") cache_control = value;
+  }
+  EXPECT_EQ(cache_control, "no-store");
+
+  VendedStore table = StoreWith(answer, location_);
+  ASSERT_TRUE(table.store->Put("_delta_log/00000000000000000000.json", "{}\n").ok());
+  EXPECT_EQ(*table.store->Get("_delta_log/00000000000000000000.json"), "{}\n");
+  StatusOr<std::vector<ObjectMeta>> listed = table.store->List("_delta_log/");
+  ASSERT_TRUE(listed.ok()) << listed.status().ToString();
+  EXPECT_EQ(listed->size(), 1u);
+  EXPECT_TRUE(table.store->Delete("_delta_log/00000000000000000000.json").ok());
+
+  // RGW refuses the session everywhere else: a sibling prefix that shares
+  // the table's name as a prefix, another table, the catalog's root.
+  for (const std::string& elsewhere : {location_ + "-sibling", other_prefix_, table_}) {
+    VendedStore other = StoreWith(answer, elsewhere);
+    Status put = other.store->Put("x.json", "{}");
+    EXPECT_EQ(put.code(), StatusCode::kPermissionDenied) << elsewhere << ": " << put.ToString();
+    EXPECT_EQ(other.store->List("").status().code(), StatusCode::kPermissionDenied) << elsewhere;
+  }
+}
+
+TEST_F(ServeUnityCredentialsTest, ReadCredentialsReadButDoNotWrite) {
+  {
+    aws::HttpResponse w = TableCredentials("READ_WRITE");
+    ASSERT_EQ(w.status, 200) << w.body;
+    ASSERT_TRUE(StoreWith(json::parse(w.body), location_).store->Put("data.parquet", "x").ok());
+  }
+  aws::HttpResponse r = TableCredentials("READ", reader_token_);
+  ASSERT_EQ(r.status, 200) << r.body;
+  VendedStore table = StoreWith(json::parse(r.body), location_);
+  EXPECT_EQ(*table.store->Get("data.parquet"), "x");
+  EXPECT_TRUE(table.store->List("").ok());
+  EXPECT_EQ(table.store->Put("data.parquet", "y").code(), StatusCode::kPermissionDenied);
+  EXPECT_EQ(table.store->Delete("data.parquet").code(), StatusCode::kPermissionDenied);
+  EXPECT_EQ(*table.store->Get("data.parquet"), "x");
+}
+
+TEST_F(ServeUnityCredentialsTest, PathCredentialsCoverTheirPath) {
+  const std::string path = table_ + "/external/events";
+  aws::HttpResponse r = Uc("POST", "/temporary-path-credentials",
+                           json{{"url", path + "/"}, {"operation", "PATH_CREATE_TABLE"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json answer = json::parse(r.body);
+  EXPECT_EQ(answer["url"], path);  // normalised
+  EXPECT_TRUE(StoreWith(answer, path).store->Put("_delta_log/x.json", "{}").ok());
+  EXPECT_EQ(StoreWith(answer, location_).store->Put("x.json", "{}").code(),
+            StatusCode::kPermissionDenied);
+  aws::HttpResponse read = Uc("POST", "/temporary-path-credentials",
+                              json{{"url", path}, {"operation", "PATH_READ"}}, reader_token_);
+  ASSERT_EQ(read.status, 200) << read.body;
+  EXPECT_EQ(StoreWith(json::parse(read.body), path).store->Put("y.json", "{}").code(),
+            StatusCode::kPermissionDenied);
+}
+
+// docs/bad-inputs.md, row by row.
+TEST_F(ServeUnityCredentialsTest, EveryBadInputRowIsRefusedAsDocumented) {
+  auto fill = [&](std::string text) {
+    for (const auto& [name, value] : {std::pair<std::string, std::string>{"$TABLE_ID", table_id_},
+                                      {"$LOCATION", location_},
+                                      {"$ROOT", table_},
+                                      {"$OTHER", other_prefix_}}) {
+      text = ReplaceAll(text, name, value);
+    }
+    return text;
+  };
+  const auto rows = DocRequestRows(DELTACOMMIT_BAD_INPUTS_DOC,
+                                   "The Unity Catalog credentials API "
+                                   "(`/api/2.1/unity-catalog/temporary-*-credentials`)",
+                                   fill);
+  ASSERT_GE(rows.size(), 15u);
+  for (const RequestRow& row : rows) {
+    SCOPED_TRACE(row.what);
+    ASSERT_NE(row.status, 0) << "not a row of 7 cells with \"METHOD /path\"";
+    const std::string token = row.token == "admin"      ? admin_token_
+                              : row.token == "reader"   ? reader_token_
+                              : row.token == "outsider" ? outsider_token_
+                              : row.token == "nameless" ? nameless_token_
+                              : row.token == "none"     ? ""
+                                                        : "not-a-token-" + NewUuid();
+    aws::HttpResponse r = Send(row.method, kBase + row.path, row.body, token);
+    EXPECT_EQ(r.status, row.status) << r.body;
+    EXPECT_EQ(UcCode(r), row.code) << r.body;
+    EXPECT_THAT(UcMessage(r), HasSubstr(row.says));
+    EXPECT_THAT(r.body, Not(HasSubstr("secret_access_key")));
+  }
+}
+
+TEST_F(ServeUnityCredentialsTest, ABucketThatVendsNothingSaysHowToConfigureIt) {
+  StartWithVending("");
+  aws::HttpResponse r = TableCredentials("READ");
+  EXPECT_EQ(r.status, 400) << r.body;
+  EXPECT_EQ(UcCode(r), "FAILED_PRECONDITION");
+  EXPECT_THAT(UcMessage(r), AllOf(HasSubstr("vends no credentials for bucket"),
+                                  HasSubstr("vend_credentials = \"assume_role\"")));
+}
+
+TEST_F(ServeUnityCredentialsTest, ARoleStsRefusesIsTheOperatorsErrorAndLeaksNothing) {
+  StartWithVending("arn:aws:iam:::role/deltacommit-no-such-role");
+  aws::HttpResponse r = TableCredentials("READ");
+  EXPECT_EQ(r.status, 500) << r.body;
+  EXPECT_THAT(UcMessage(r), AllOf(HasSubstr("STS AssumeRole"),
+                                  HasSubstr("arn:aws:iam:::role/deltacommit-no-such-role")));
+  EXPECT_THAT(r.body, Not(HasSubstr(Env("AWS_SECRET_ACCESS_KEY"))));
+  EXPECT_THAT(serve_->Logs(), Not(HasSubstr(Env("AWS_SECRET_ACCESS_KEY"))));
+}
+
+TEST_F(ServeUnityCredentialsTest, VendedSecretsNeverReachTheLog) {
+  aws::HttpResponse r = TableCredentials("READ_WRITE");
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json c = json::parse(r.body)["aws_temp_credentials"];
+  // The request's log line follows its answer.
+  std::string logs = serve_->Logs();
+  for (int i = 0; i < 100 && logs.find("temporary-table-credentials") == std::string::npos; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    logs = serve_->Logs();
+  }
+  EXPECT_THAT(logs, HasSubstr("temporary-table-credentials"));
+  EXPECT_THAT(logs, Not(HasSubstr(c.value("secret_access_key", "?"))));
+  EXPECT_THAT(logs, Not(HasSubstr(c.value("session_token", "?"))));
+  EXPECT_THAT(logs, Not(HasSubstr(Env("AWS_SECRET_ACCESS_KEY"))));
+}
+
+}  // namespace
+}  // namespace deltacommit::testing
