@@ -106,9 +106,9 @@ class Service {
         api_({&config_, &authenticator_, &commits_, &state_->store(), &commit_metrics_, &metrics_,
               &logger_}),
         unity_api_(UnityDeps()),
-        unity_commits_(
-            {UnityDeps(), &commits_, config.commits.max_unpublished_commits, &logger_}),
         vendor_(config.s3, *sts_http_, *service_credentials_),
+        unity_commits_({UnityDeps(), &commits_, config.commits.max_unpublished_commits, &logger_,
+                        &vendor_}),
         unity_credentials_(UnityDeps(), vendor_) {}
 
   ServiceExitCode Run(const std::string& port_file) {
@@ -165,13 +165,14 @@ class Service {
   ServiceApi api_;
   // Unity Catalog's names and commits (docs/unity-catalog.md).
   unity::UcRestApi unity_api_;
-  unity::UcCommitsApi unity_commits_;
-  // Credential vending: STS AssumeRole signed with the service's own AWS
-  // chain (environment, profile), never with a client's credentials.
+  // Credential vending (for clients, and for the service's own reads and
+  // publishing of UC commits to S3 tables): STS AssumeRole signed with the
+  // service's own AWS chain (environment, profile), never a client's.
   std::unique_ptr<aws::HttpClient> sts_http_ = aws::NewCurlHttpClient();
   std::unique_ptr<aws::CredentialsProvider> service_credentials_ =
       aws::DefaultCredentialsChain({});
   StsCredentialVendor vendor_;
+  unity::UcCommitsApi unity_commits_;
   unity::UcCredentialsApi unity_credentials_;
 };
 

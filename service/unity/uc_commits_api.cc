@@ -13,6 +13,7 @@
 #include "deltacommit/log_path.h"
 #include "service/config/catalog_names.h"
 #include "service/config/local_tables.h"
+#include "service/config/s3_endpoints.h"
 #include "service/unity/uc_json.h"
 #include "service/unity/uc_types.h"
 
@@ -206,10 +207,27 @@ StatusOr<UcCommitsApi::Target> UcCommitsApi::FindTarget(const TokenConfig& token
   Target target{**std::move(table), {}};
   target.access.table = location->uri;
   if (!location->is_local()) {
-    return refuse(UcErrorFor(UnimplementedError(
-        "commits through the Unity Catalog API to tables on S3 (" + location->uri +
-        ") need credentials of the service's own to read staged commits, which this version "
-        "does not have yet: only local tables (file:// under a [local] root) are committed to")));
+    StatusOr<S3EndpointConfig> endpoint =
+        ResolveS3Endpoint(deps_.names.config->s3, location->bucket, "");
+    if (!endpoint.ok()) return refuse(UcErrorFor(endpoint.status()));
+    target.access.endpoint = {endpoint->name, endpoint->service, endpoint->enforces_if_none_match};
+    if (action != Action::kCommit) return target;  // listing reads only the state store
+    if (deps_.vendor == nullptr) {
+      return refuse(UcErrorFor(UnimplementedError(
+          "commits through the Unity Catalog API to tables on S3 (" + location->uri +
+          ") need credentials the service vends itself, and this service has no vendor")));
+    }
+    // A client of this API sends no storage credentials: the service reads
+    // the staged commit and publishes as a session it vends itself.
+    StatusOr<VendedCredentials> own =
+        deps_.vendor->Vend({*location, VendOperation::kReadWrite, "uc-commits-" + token.name});
+    if (!own.ok()) {
+      return refuse(UcErrorFor(own.status().WithContext(
+          "commits through the Unity Catalog API to " + location->uri +
+          " are read and published with credentials this service vends itself")));
+    }
+    target.access.credentials = std::move(own->credentials);
+    return target;
   }
   if (Status served = CheckLocalTable(deps_.names.config->local, *location); !served.ok()) {
     return refuse(UcErrorFor(served));

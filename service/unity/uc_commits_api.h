@@ -34,6 +34,7 @@
 #include "service/commits/commit_service.h"
 #include "service/http/json_logger.h"
 #include "service/unity/uc_rest_api.h"
+#include "service/vend/credential_vendor.h"
 
 namespace deltacommit::service::unity {
 
@@ -45,6 +46,10 @@ struct UcCommitsDeps {
   // Where a commit whose catalog metadata could not be updated is told
   // (null: nowhere).
   http::JsonLogger* logger = nullptr;
+  // Credentials for commits to S3 tables: the service reads the staged
+  // commit and publishes it as a session it vends itself (READ_WRITE on the
+  // table's prefix). Null: only local tables are committed to.
+  CredentialVendor* vendor = nullptr;
 };
 
 // A commit's description as UC's APIs carry it (DeltaCommitInfo).

@@ -2,7 +2,8 @@
 // with STS, SQLite state): temporary-table-credentials and
 // temporary-path-credentials answer sessions of the role the config names
 // (scripts/test-servers makes it), and RGW itself holds each session to the
-// table's prefix and operation. Then the refusals: tokens without the name,
+// table's prefix and operation; commits through the Unity Catalog API to
+// an S3 table are read and published with such a session. Then the refusals: tokens without the name,
 // the action or the location; unknown tables; bad bodies; a bucket that
 // vends nothing; a role that does not exist; and no secret in the log.
 #include <gmock/gmock.h>
@@ -256,6 +257,50 @@ TEST_F(ServeUnityCredentialsTest, EveryBadInputRowIsRefusedAsDocumented) {
     EXPECT_THAT(UcMessage(r), HasSubstr(row.says));
     EXPECT_THAT(r.body, Not(HasSubstr("secret_access_key")));
   }
+}
+
+// Delta Spark's order for a commit to a catalog-managed table on S3: vended
+// credentials, version 0 written, the staged commit put, then ratified
+// through the commits API. The request carries no storage credentials:
+// the service reads the staged commit and publishes it as a session it
+// vends itself.
+TEST_F(ServeUnityCredentialsTest, CommitsToAnS3TableArePublishedWithTheServicesOwnSession) {
+  aws::HttpResponse vended = TableCredentials("READ_WRITE");
+  ASSERT_EQ(vended.status, 200) << vended.body;
+  VendedStore table = StoreWith(json::parse(vended.body), location_);
+  ASSERT_TRUE(table.store->Put("_delta_log/00000000000000000000.json", FirstActions("v0")).ok());
+  auto stage = [&](const std::string& tag) {
+    const std::string name = "00000000000000000001." + NewUuid() + ".json";
+    EXPECT_TRUE(table.store->Put("_delta_log/_staged_commits/" + name, Actions(tag)).ok());
+    return name;
+  };
+  auto commit = [&](const std::string& name) {
+    return Uc("POST", "/delta/preview/commits",
+              json{{"table_id", table_id_},
+                   {"table_uri", location_},
+                   {"commit_info",
+                    {{"version", 1},
+                     {"timestamp", 1'700'000'001'000},
+                     {"file_name", name},
+                     {"file_size", static_cast<int64_t>(Actions("v1").size())},
+                     {"file_modification_timestamp", 1'700'000'001'000}}},
+                   {"latest_backfilled_version", 0}});
+  };
+  const std::string first = stage("v1");
+  aws::HttpResponse ratified = commit(first);
+  ASSERT_EQ(ratified.status, 200) << ratified.body;
+  EXPECT_EQ(commit(first).status, 200);  // a resend is the same commit
+  aws::HttpResponse lost = commit(stage("v1"));  // another writer's version 1
+  EXPECT_EQ(lost.status, 409) << lost.body;
+  EXPECT_EQ(UcCode(lost), "COMMIT_VERSION_CONFLICT");
+  std::string published;
+  for (int i = 0; i < 200 && published.empty(); ++i) {
+    StatusOr<std::string> got = table.store->Get("_delta_log/00000000000000000001.json");
+    if (got.ok()) published = *got;
+    else std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_EQ(published, Actions("v1"));
+  EXPECT_EQ(*table.store->Get("_delta_log/_staged_commits/" + first), Actions("v1"));
 }
 
 TEST_F(ServeUnityCredentialsTest, ABucketThatVendsNothingSaysHowToConfigureIt) {
