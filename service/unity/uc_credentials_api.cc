@@ -1,7 +1,9 @@
-// The credential vending handlers: token, body, names, locations, then the
-// vendor.
+// The credential vending handlers of both APIs: token, request, names and
+// locations (one Grant function per kind of target), then the vendor; each
+// API only reads its request and writes its answer's shape.
 #include "service/unity/uc_credentials_api.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -19,19 +21,33 @@ using Json = nlohmann::ordered_json;
 using http::Request;
 using http::Response;
 
+constexpr char kDeltaBase[] = "/delta/v1";
+
 Response Fail(const Status& status, UcObject object = UcObject::kOther) {
   return UcRestErrorAnswer(UcErrorFor(status, object));
+}
+Response DeltaFail(const Status& status, UcObject object = UcObject::kOther) {
+  return DeltaApiErrorAnswer(UcErrorFor(status, object));
+}
+
+// The Delta API's token check: 401 in its own shape.
+Response WithDeltaToken(const Authenticator& authenticator, const Request& request,
+                        const std::function<Response(const TokenConfig&)>& handle) {
+  StatusOr<const TokenConfig*> token = authenticator.Authenticate(request.Header("authorization"));
+  if (!token.ok()) return DeltaFail(token.status());
+  return handle(**token);
 }
 
 Action ActionFor(VendOperation operation) {
   return operation == VendOperation::kReadWrite ? Action::kCommit : Action::kRead;
 }
 
-// TableOperation of temporary-table-credentials.
-StatusOr<VendOperation> TableOperation(const std::string& text) {
+// TableOperation of temporary-table-credentials, and the Delta API's
+// DeltaCredentialOperation (`what` names the field or parameter).
+StatusOr<VendOperation> TableOperation(std::string_view what, std::string_view text) {
   if (text == "READ") return VendOperation::kRead;
   if (text == "READ_WRITE") return VendOperation::kReadWrite;
-  return InvalidArgumentError("field \"operation\" is " + QuoteForMessage(text, 64) +
+  return InvalidArgumentError(std::string(what) + " is " + QuoteForMessage(text, 64) +
                               "; it must be READ or READ_WRITE");
 }
 
@@ -43,22 +59,79 @@ StatusOr<VendOperation> PathOperation(const std::string& text) {
                               "; it must be PATH_READ, PATH_READ_WRITE or PATH_CREATE_TABLE");
 }
 
-// A table or staging table found by id: its name and location.
-struct TableById {
-  TableName name;
-  std::string location;
-  std::optional<std::string> staging_owner;  // set for an unfinalised staging table
-};
+// A required query parameter of the Delta API.
+StatusOr<std::string> RequiredQuery(const Request& request, std::string_view name) {
+  std::optional<std::string_view> value = request.QueryParam(name);
+  if (!value || value->empty()) {
+    return InvalidArgumentError("query parameter \"" + std::string(name) + "\" is required");
+  }
+  return std::string(*value);
+}
+
+// No proxy or cache keeps credentials meant for one client.
+Response NoStore(Response response) {
+  response.headers.emplace_back("Cache-Control", "no-store");
+  return response;
+}
+
+// UC REST's TemporaryCredentials.
+Response TemporaryCredentialsAnswer(const UcCredentialsApi::Grant& grant) {
+  Json answer = Json::object();
+  if (grant.credentials) {
+    const aws::Credentials& c = *grant.credentials;
+    answer["aws_temp_credentials"] = {{"access_key_id", c.access_key_id},
+                                      {"secret_access_key", c.secret_access_key},
+                                      {"session_token", c.session_token}};
+    if (c.expiration_ms) answer["expiration_time"] = *c.expiration_ms;
+  }
+  answer["url"] = grant.location.uri;
+  return NoStore(Response::Json(200, DumpJson(answer)));
+}
+
+// The Delta API's DeltaCredentialsResponse: one credential for the
+// location.
+Response DeltaCredentialsAnswer(const UcCredentialsApi::Grant& grant) {
+  Json config = Json::object();
+  int64_t expiration_ms = 0;
+  if (grant.credentials) {
+    const aws::Credentials& c = *grant.credentials;
+    config = {{"s3.access-key-id", c.access_key_id},
+              {"s3.secret-access-key", c.secret_access_key},
+              {"s3.session-token", c.session_token}};
+    expiration_ms = c.expiration_ms.value_or(0);
+  }
+  Json credential = {{"prefix", grant.location.uri},
+                     {"operation", std::string(VendOperationName(grant.operation))},
+                     {"config", config},
+                     {"expiration-time-ms", expiration_ms}};
+  return NoStore(
+      Response::Json(200, DumpJson(Json{{"storage-credentials", Json::array({credential})}})));
+}
 
 }  // namespace
 
 Status UcCredentialsApi::AddRoutes(http::Router& router) {
   const std::string base = kUcRestBase;
-  DC_RETURN_IF_ERROR(router.Add("POST", base + "/temporary-table-credentials",
-                                [this](const Request& r) { return TemporaryTableCredentials(r); }));
-  return router.Add("POST", base + "/temporary-path-credentials",
-                    [this](const Request& r) { return TemporaryPathCredentials(r); });
+  const std::string delta = base + kDeltaBase;
+  using Handler = Response (UcCredentialsApi::*)(const Request&);
+  const std::pair<std::pair<const char*, std::string>, Handler> routes[] = {
+      {{"POST", base + "/temporary-table-credentials"},
+       &UcCredentialsApi::TemporaryTableCredentials},
+      {{"POST", base + "/temporary-path-credentials"}, &UcCredentialsApi::TemporaryPathCredentials},
+      {{"GET", delta + "/catalogs/{catalog}/schemas/{schema}/tables/{table}/credentials"},
+       &UcCredentialsApi::DeltaTableCredentials},
+      {{"GET", delta + "/staging-tables/{table_id}/credentials"},
+       &UcCredentialsApi::DeltaStagingTableCredentials},
+      {{"GET", delta + "/temporary-path-credentials"}, &UcCredentialsApi::DeltaPathCredentials},
+  };
+  for (const auto& [route, handler] : routes) {
+    DC_RETURN_IF_ERROR(router.Add(route.first, route.second,
+                                  [this, h = handler](const Request& r) { return (this->*h)(r); }));
+  }
+  return OkStatus();
 }
+
+// ---- UC REST 2.1 --------------------------------------------------------------
 
 Response UcCredentialsApi::TemporaryTableCredentials(const Request& request) {
   return WithUcToken(*deps_.authenticator, request, [&](const TokenConfig& token) -> Response {
@@ -69,41 +142,11 @@ Response UcCredentialsApi::TemporaryTableCredentials(const Request& request) {
     if (std::optional<Status> bad = FirstError({table_id.status(), operation_text.status()})) {
       return Fail(*bad);
     }
-    if (Status id = ValidateUuid("table_id", *table_id); !id.ok()) return Fail(id);
-    StatusOr<VendOperation> operation = TableOperation(*operation_text);
+    StatusOr<VendOperation> operation = TableOperation("field \"operation\"", *operation_text);
     if (!operation.ok()) return Fail(operation.status());
-
-    std::optional<TableById> found;
-    StatusOr<std::optional<TableEntry>> table = deps_.catalog->GetTableById(*table_id);
-    if (!table.ok()) return Fail(table.status());
-    if (*table) {
-      found = TableById{(*table)->name, (*table)->storage_location, std::nullopt};
-    } else {
-      StatusOr<std::optional<StagingTableEntry>> staging =
-          deps_.catalog->GetStagingTable(*table_id);
-      if (!staging.ok()) return Fail(staging.status());
-      if (*staging && !(*staging)->finalized) {
-        const StagingTableEntry& s = **staging;
-        found = TableById{{s.catalog, s.schema, s.name}, s.location, s.owner};
-      }
-    }
-    if (!found) {
-      return Fail(NotFoundError("Table not found: no table or staging table has id " + *table_id),
-                  UcObject::kTable);
-    }
-    const Action action = ActionFor(*operation);
-    if (Status named = AuthorizeName(token, found->name.FullName(), action); !named.ok()) {
-      return Fail(named);
-    }
-    if (found->staging_owner && *found->staging_owner != token.name) {
-      return Fail(PermissionDeniedError("the staging table " + found->name.FullName() +
-                                        " was created by another token; only its creator may "
-                                        "have its credentials"));
-    }
-    StatusOr<TableUri> location = NormalizeTableUri(found->location);
-    if (!location.ok()) return Fail(location.status());
-    if (Status allowed = Authorize(token, *location, action); !allowed.ok()) return Fail(allowed);
-    return Vend(token, *location, *operation);
+    StatusOr<Grant> grant = ForTableId(token, *table_id, *operation, /*staging_only=*/false);
+    if (!grant.ok()) return Fail(grant.status(), UcObject::kTable);
+    return TemporaryCredentialsAnswer(*grant);
   });
 }
 
@@ -118,38 +161,135 @@ Response UcCredentialsApi::TemporaryPathCredentials(const Request& request) {
     }
     StatusOr<VendOperation> operation = PathOperation(*operation_text);
     if (!operation.ok()) return Fail(operation.status());
-    StatusOr<TableUri> location = NormalizeTableUri(*url);
-    if (!location.ok()) {
-      return Fail(InvalidArgumentError("field \"url\": " + location.status().message()));
-    }
-    Status served = location->is_local()
-                        ? CheckLocalTable(deps_.config->local, *location)
-                        : ResolveS3Endpoint(deps_.config->s3, location->bucket, "").status();
-    if (!served.ok()) return Fail(served);
-    if (Status allowed = Authorize(token, *location, ActionFor(*operation)); !allowed.ok()) {
-      return Fail(allowed);
-    }
-    return Vend(token, *location, *operation);
+    StatusOr<Grant> grant = ForPath(token, "field \"url\"", *url, *operation);
+    if (!grant.ok()) return Fail(grant.status());
+    return TemporaryCredentialsAnswer(*grant);
   });
 }
 
-Response UcCredentialsApi::Vend(const TokenConfig& token, const TableUri& location,
-                                VendOperation operation) {
-  Json answer = Json::object();
-  if (!location.is_local()) {
-    StatusOr<VendedCredentials> vended = vendor_.Vend({location, operation, token.name});
-    if (!vended.ok()) return Fail(vended.status());
-    const aws::Credentials& c = vended->credentials;
-    answer["aws_temp_credentials"] = {{"access_key_id", c.access_key_id},
-                                      {"secret_access_key", c.secret_access_key},
-                                      {"session_token", c.session_token}};
-    if (c.expiration_ms) answer["expiration_time"] = *c.expiration_ms;
+// ---- Delta REST API (v1) ---------------------------------------------------------
+
+Response UcCredentialsApi::DeltaTableCredentials(const Request& request) {
+  return WithDeltaToken(*deps_.authenticator, request, [&](const TokenConfig& token) -> Response {
+    TableName name{std::string(request.PathParam("catalog").value_or("")),
+                   std::string(request.PathParam("schema").value_or("")),
+                   std::string(request.PathParam("table").value_or(""))};
+    for (const auto& [what, value] :
+         {std::pair<const char*, const std::string*>{"catalog", &name.catalog},
+          {"schema", &name.schema},
+          {"table", &name.name}}) {
+      if (Status valid = ValidateCatalogName(what, *value); !valid.ok()) return DeltaFail(valid);
+    }
+    StatusOr<std::string> text = RequiredQuery(request, "operation");
+    if (!text.ok()) return DeltaFail(text.status());
+    StatusOr<VendOperation> operation = TableOperation("query parameter \"operation\"", *text);
+    if (!operation.ok()) return DeltaFail(operation.status());
+    StatusOr<Grant> grant = ForTableName(token, name, *operation);
+    if (!grant.ok()) return DeltaFail(grant.status(), UcObject::kTable);
+    return DeltaCredentialsAnswer(*grant);
+  });
+}
+
+Response UcCredentialsApi::DeltaStagingTableCredentials(const Request& request) {
+  return WithDeltaToken(*deps_.authenticator, request, [&](const TokenConfig& token) -> Response {
+    const std::string table_id(request.PathParam("table_id").value_or(""));
+    // The client writes the table's first commit with them: always
+    // READ_WRITE.
+    StatusOr<Grant> grant =
+        ForTableId(token, table_id, VendOperation::kReadWrite, /*staging_only=*/true);
+    if (!grant.ok()) return DeltaFail(grant.status(), UcObject::kTable);
+    return DeltaCredentialsAnswer(*grant);
+  });
+}
+
+Response UcCredentialsApi::DeltaPathCredentials(const Request& request) {
+  return WithDeltaToken(*deps_.authenticator, request, [&](const TokenConfig& token) -> Response {
+    StatusOr<std::string> location = RequiredQuery(request, "location");
+    StatusOr<std::string> text = RequiredQuery(request, "operation");
+    if (std::optional<Status> bad = FirstError({location.status(), text.status()})) {
+      return DeltaFail(*bad);
+    }
+    StatusOr<VendOperation> operation = TableOperation("query parameter \"operation\"", *text);
+    if (!operation.ok()) return DeltaFail(operation.status());
+    StatusOr<Grant> grant = ForPath(token, "query parameter \"location\"", *location, *operation);
+    if (!grant.ok()) return DeltaFail(grant.status());
+    return DeltaCredentialsAnswer(*grant);
+  });
+}
+
+// ---- Grants ----------------------------------------------------------------------
+
+StatusOr<UcCredentialsApi::Grant> UcCredentialsApi::ForTableId(const TokenConfig& token,
+                                                               const std::string& table_id,
+                                                               VendOperation operation,
+                                                               bool staging_only) {
+  DC_RETURN_IF_ERROR(ValidateUuid("table_id", table_id));
+  if (!staging_only) {
+    DC_ASSIGN_OR_RETURN(std::optional<TableEntry> table, deps_.catalog->GetTableById(table_id));
+    if (table) {
+      return ForFoundTable(token, table->name, table->storage_location, std::nullopt, operation);
+    }
   }
-  answer["url"] = location.uri;
-  Response response = Response::Json(200, DumpJson(answer));
-  // Credentials are for this client only: no proxy or cache keeps them.
-  response.headers.emplace_back("Cache-Control", "no-store");
-  return response;
+  DC_ASSIGN_OR_RETURN(std::optional<StagingTableEntry> staging,
+                      deps_.catalog->GetStagingTable(table_id));
+  if (!staging || staging->finalized) {
+    return NotFoundError(std::string("Table not found: no ") +
+                         (staging_only ? "staging table" : "table or staging table") + " has id " +
+                         table_id);
+  }
+  return ForFoundTable(token, {staging->catalog, staging->schema, staging->name}, staging->location,
+                       staging->owner, operation);
+}
+
+StatusOr<UcCredentialsApi::Grant> UcCredentialsApi::ForTableName(const TokenConfig& token,
+                                                                 const TableName& name,
+                                                                 VendOperation operation) {
+  // The name is authorised before it is looked up: a token learns nothing
+  // of names it may not use.
+  DC_RETURN_IF_ERROR(AuthorizeName(token, name.FullName(), ActionFor(operation)));
+  DC_ASSIGN_OR_RETURN(std::optional<TableEntry> table, deps_.catalog->GetTable(name));
+  if (!table) return NotFoundError("Table not found: " + name.FullName());
+  return ForFoundTable(token, name, table->storage_location, std::nullopt, operation);
+}
+
+StatusOr<UcCredentialsApi::Grant> UcCredentialsApi::ForFoundTable(
+    const TokenConfig& token, const TableName& name, const std::string& location,
+    const std::optional<std::string>& staging_owner, VendOperation operation) {
+  const Action action = ActionFor(operation);
+  DC_RETURN_IF_ERROR(AuthorizeName(token, name.FullName(), action));
+  if (staging_owner && *staging_owner != token.name) {
+    return PermissionDeniedError("the staging table " + name.FullName() +
+                                 " was created by another token; only its creator may have its "
+                                 "credentials");
+  }
+  DC_ASSIGN_OR_RETURN(TableUri uri, NormalizeTableUri(location));
+  DC_RETURN_IF_ERROR(Authorize(token, uri, action));
+  return Vend(token, uri, operation);
+}
+
+StatusOr<UcCredentialsApi::Grant> UcCredentialsApi::ForPath(const TokenConfig& token,
+                                                            std::string_view field,
+                                                            std::string_view url,
+                                                            VendOperation operation) {
+  StatusOr<TableUri> location = NormalizeTableUri(url);
+  if (!location.ok()) {
+    return InvalidArgumentError(std::string(field) + ": " + location.status().message());
+  }
+  DC_RETURN_IF_ERROR(location->is_local()
+                         ? CheckLocalTable(deps_.config->local, *location)
+                         : ResolveS3Endpoint(deps_.config->s3, location->bucket, "").status());
+  DC_RETURN_IF_ERROR(Authorize(token, *location, ActionFor(operation)));
+  return Vend(token, *location, operation);
+}
+
+StatusOr<UcCredentialsApi::Grant> UcCredentialsApi::Vend(const TokenConfig& token,
+                                                         const TableUri& location,
+                                                         VendOperation operation) {
+  Grant grant{location, operation, std::nullopt};
+  if (location.is_local()) return grant;
+  DC_ASSIGN_OR_RETURN(VendedCredentials vended, vendor_.Vend({location, operation, token.name}));
+  grant.credentials = std::move(vended.credentials);
+  return grant;
 }
 
 }  // namespace deltacommit::service::unity

@@ -11,6 +11,18 @@
 // (epoch ms), "url"}; for a local (file://) location only "url", as Unity
 // Catalog's own server answers, since a local table needs no credential.
 //
+// And the Delta REST API's (v1) equivalents under /delta/v1, with its error
+// shape:
+//
+//   GET /catalogs/{catalog}/schemas/{schema}/tables/{table}/credentials?operation=
+//   GET /staging-tables/{table_id}/credentials      (always READ_WRITE)
+//   GET /temporary-path-credentials?location=&operation=
+//
+// answering DeltaCredentialsResponse: {"storage-credentials": [{"prefix",
+// "operation", "config": {"s3.access-key-id", "s3.secret-access-key",
+// "s3.session-token"}, "expiration-time-ms"}]} (for a local location one
+// credential with an empty config).
+//
 // Authorisation, in this order after the token (401): the body (400); for a
 // table, its name by the token's `catalogs` prefixes (READ needs read,
 // READ_WRITE commit); the location by its `tables` prefixes (the same
@@ -21,6 +33,10 @@
 //
 // Thread-safety: handlers run concurrently; every dependency is safe for it.
 #pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
 
 #include "service/http/router.h"
 #include "service/unity/uc_rest_api.h"
@@ -33,16 +49,42 @@ class UcCredentialsApi {
   // `vendor` must outlive this.
   UcCredentialsApi(UnityApiDeps deps, CredentialVendor& vendor) : deps_(deps), vendor_(vendor) {}
 
-  // Registers both routes on `router`; the router must not outlive this.
+  // Registers every route on `router`; the router must not outlive this.
   Status AddRoutes(http::Router& router);
 
   http::Response TemporaryTableCredentials(const http::Request& request);
   http::Response TemporaryPathCredentials(const http::Request& request);
+  http::Response DeltaTableCredentials(const http::Request& request);
+  http::Response DeltaStagingTableCredentials(const http::Request& request);
+  http::Response DeltaPathCredentials(const http::Request& request);
+
+  // What a request is granted: its location and operation, and the vended
+  // credentials (none for a local location).
+  struct Grant {
+    TableUri location;
+    VendOperation operation = VendOperation::kRead;
+    std::optional<aws::Credentials> credentials;
+  };
 
  private:
-  // The answer for `location`: vended credentials, or only the url for a
-  // local location.
-  http::Response Vend(const TokenConfig& token, const TableUri& location, VendOperation operation);
+  // A table or staging table by id (`staging_only`: an unfinalised staging
+  // table only), or by name.
+  StatusOr<Grant> ForTableId(const TokenConfig& token, const std::string& table_id,
+                             VendOperation operation, bool staging_only);
+  StatusOr<Grant> ForTableName(const TokenConfig& token, const TableName& name,
+                               VendOperation operation);
+  // A path (`field` names it in messages).
+  StatusOr<Grant> ForPath(const TokenConfig& token, std::string_view field, std::string_view url,
+                          VendOperation operation);
+  // The checks every table's grant makes once it is found: its name, then
+  // its creator (a staging table's), then its location.
+  StatusOr<Grant> ForFoundTable(const TokenConfig& token, const TableName& name,
+                                const std::string& location,
+                                const std::optional<std::string>& staging_owner,
+                                VendOperation operation);
+  // The vendor's credentials for `location` (none when local).
+  StatusOr<Grant> Vend(const TokenConfig& token, const TableUri& location,
+                       VendOperation operation);
 
   const UnityApiDeps deps_;
   CredentialVendor& vendor_;

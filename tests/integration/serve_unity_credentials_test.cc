@@ -3,9 +3,9 @@
 // temporary-path-credentials answer sessions of the role the config names
 // (scripts/test-servers makes it), and RGW itself holds each session to the
 // table's prefix and operation; commits through the Unity Catalog API to
-// an S3 table are read and published with such a session. Then the refusals: tokens without the name,
-// the action or the location; unknown tables; bad bodies; a bucket that
-// vends nothing; a role that does not exist; and no secret in the log.
+// an S3 table are read and published with such a session. Then the refusals: tokens without the
+// name, the action or the location; unknown tables; bad bodies; a bucket that vends nothing; a role
+// that does not exist; and no secret in the log.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -259,6 +259,110 @@ TEST_F(ServeUnityCredentialsTest, EveryBadInputRowIsRefusedAsDocumented) {
   }
 }
 
+// The Delta REST API's credentials: DeltaCredentialsResponse, the same
+// sessions.
+TEST_F(ServeUnityCredentialsTest, DeltaApiCredentialsAreTheSameSessionsInItsShape) {
+  aws::HttpResponse r = Send("GET",
+                             std::string(kBase) +
+                                 "/delta/v1/catalogs/main/schemas/sales/tables/orders/"
+                                 "credentials?operation=READ_WRITE",
+                             "", admin_token_);
+  ASSERT_EQ(r.status, 200) << r.body;
+  const json credentials = json::parse(r.body)["storage-credentials"];
+  ASSERT_EQ(credentials.size(), 1u) << r.body;
+  const json& c = credentials[0];
+  EXPECT_EQ(c["prefix"], location_);
+  EXPECT_EQ(c["operation"], "READ_WRITE");
+  EXPECT_GT(c.value("expiration-time-ms", int64_t{0}), SystemClock().NowMillis() + 840'000);
+  const json as_uc = {{"aws_temp_credentials",
+                       {{"access_key_id", c["config"]["s3.access-key-id"]},
+                        {"secret_access_key", c["config"]["s3.secret-access-key"]},
+                        {"session_token", c["config"]["s3.session-token"]}}},
+                      {"expiration_time", c["expiration-time-ms"]}};
+  EXPECT_TRUE(StoreWith(as_uc, location_).store->Put("x.json", "{}").ok());
+  EXPECT_EQ(StoreWith(as_uc, other_prefix_).store->Put("x.json", "{}").code(),
+            StatusCode::kPermissionDenied);
+
+  // A staging table's: READ_WRITE, for its creator, until it is created.
+  aws::HttpResponse staged =
+      Uc("POST", "/staging-tables",
+         json{{"name", "events"}, {"catalog_name", "main"}, {"schema_name", "sales"}});
+  ASSERT_EQ(staged.status, 200) << staged.body;
+  const json staging = json::parse(staged.body);
+  const std::string staging_path = std::string(kBase) + "/delta/v1/staging-tables/" +
+                                   staging["id"].get<std::string>() + "/credentials";
+  aws::HttpResponse mine = Send("GET", staging_path, "", admin_token_);
+  ASSERT_EQ(mine.status, 200) << mine.body;
+  const json s = json::parse(mine.body)["storage-credentials"][0];
+  EXPECT_EQ(s["prefix"], staging["staging_location"]);
+  EXPECT_EQ(s["operation"], "READ_WRITE");
+  const json staging_uc = {{"aws_temp_credentials",
+                            {{"access_key_id", s["config"]["s3.access-key-id"]},
+                             {"secret_access_key", s["config"]["s3.secret-access-key"]},
+                             {"session_token", s["config"]["s3.session-token"]}}},
+                           {"expiration_time", s["expiration-time-ms"]}};
+  EXPECT_TRUE(StoreWith(staging_uc, staging["staging_location"])
+                  .store->Put("_delta_log/00000000000000000000.json", "{}")
+                  .ok());
+  // A created table is no longer a staging table.
+  aws::HttpResponse created =
+      Send("GET", std::string(kBase) + "/delta/v1/staging-tables/" + table_id_ + "/credentials", "",
+           admin_token_);
+  EXPECT_EQ(created.status, 404) << created.body;
+  EXPECT_EQ(json::parse(created.body)["error"]["type"], "NoSuchTableException");
+
+  aws::HttpResponse path =
+      Send("GET",
+           std::string(kBase) + "/delta/v1/temporary-path-credentials?operation=READ&location=" +
+               aws::UriEncode(location_, /*encode_slash=*/true),
+           "", reader_token_);
+  ASSERT_EQ(path.status, 200) << path.body;
+  EXPECT_EQ(json::parse(path.body)["storage-credentials"][0]["operation"], "READ");
+}
+
+// The Delta API's rows of docs/bad-inputs.md: its error shape.
+TEST_F(ServeUnityCredentialsTest, EveryDeltaApiBadInputRowIsRefusedInItsShape) {
+  aws::HttpResponse staged =
+      Uc("POST", "/staging-tables",
+         json{{"name", "events"}, {"catalog_name", "main"}, {"schema_name", "sales"}});
+  ASSERT_EQ(staged.status, 200) << staged.body;
+  const std::string staging_id = json::parse(staged.body)["id"];
+  auto fill = [&](std::string text) {
+    for (const auto& [name, value] :
+         {std::pair<std::string, std::string>{"$TABLE_ID", table_id_},
+          {"$STAGING_ID", staging_id},
+          {"$LOCATION_ENCODED", aws::UriEncode(location_, /*encode_slash=*/true)},
+          {"$LOCATION", location_},
+          {"$OTHER_ENCODED", aws::UriEncode(other_prefix_, /*encode_slash=*/true)},
+          {"$OTHER", other_prefix_}}) {
+      text = ReplaceAll(text, name, value);
+    }
+    return text;
+  };
+  const auto rows = DocRequestRows(DELTACOMMIT_BAD_INPUTS_DOC,
+                                   "The Delta REST API's credentials "
+                                   "(`/api/2.1/unity-catalog/delta/v1/.../credentials`)",
+                                   fill);
+  ASSERT_GE(rows.size(), 10u);
+  for (const RequestRow& row : rows) {
+    SCOPED_TRACE(row.what);
+    ASSERT_NE(row.status, 0) << "not a row of 7 cells with \"METHOD /path\"";
+    const std::string token = row.token == "admin"      ? admin_token_
+                              : row.token == "reader"   ? reader_token_
+                              : row.token == "outsider" ? outsider_token_
+                              : row.token == "nameless" ? nameless_token_
+                              : row.token == "none"     ? ""
+                                                        : "not-a-token-" + NewUuid();
+    aws::HttpResponse r = Send(row.method, kBase + row.path, row.body, token);
+    EXPECT_EQ(r.status, row.status) << r.body;
+    const json error = json::parse(r.body, nullptr, false).value("error", json::object());
+    EXPECT_EQ(error.value("type", ""), row.code) << r.body;
+    EXPECT_EQ(error.value("code", 0), row.status) << r.body;
+    EXPECT_THAT(error.value("message", ""), HasSubstr(row.says));
+    EXPECT_THAT(r.body, Not(HasSubstr("s3.secret-access-key")));
+  }
+}
+
 // Delta Spark's order for a commit to a catalog-managed table on S3: vended
 // credentials, version 0 written, the staged commit put, then ratified
 // through the commits API. The request carries no storage credentials:
@@ -289,15 +393,17 @@ TEST_F(ServeUnityCredentialsTest, CommitsToAnS3TableArePublishedWithTheServicesO
   const std::string first = stage("v1");
   aws::HttpResponse ratified = commit(first);
   ASSERT_EQ(ratified.status, 200) << ratified.body;
-  EXPECT_EQ(commit(first).status, 200);  // a resend is the same commit
+  EXPECT_EQ(commit(first).status, 200);          // a resend is the same commit
   aws::HttpResponse lost = commit(stage("v1"));  // another writer's version 1
   EXPECT_EQ(lost.status, 409) << lost.body;
   EXPECT_EQ(UcCode(lost), "COMMIT_VERSION_CONFLICT");
   std::string published;
   for (int i = 0; i < 200 && published.empty(); ++i) {
     StatusOr<std::string> got = table.store->Get("_delta_log/00000000000000000001.json");
-    if (got.ok()) published = *got;
-    else std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (got.ok())
+      published = *got;
+    else
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   EXPECT_EQ(published, Actions("v1"));
   EXPECT_EQ(*table.store->Get("_delta_log/_staged_commits/" + first), Actions("v1"));
