@@ -70,7 +70,7 @@ struct StateConfig {
 // a bucket (the vend_* keys of [s3] and [[s3.bucket]]; docs/unity-catalog.md).
 struct VendConfig {
   enum class Source {
-    kNone,        // no vending: the credentials endpoints answer 403
+    kNone,        // no vending: the credentials endpoints answer 400
     kAssumeRole,  // STS AssumeRole of `role_arn` at `sts`, narrowed by a
                   // session policy to the table's prefix and operation
   };

@@ -109,7 +109,7 @@ class Service {
         vendor_(config.s3, *sts_http_, *service_credentials_),
         unity_commits_({UnityDeps(), &commits_, config.commits.max_unpublished_commits, &logger_,
                         &vendor_}),
-        unity_credentials_(UnityDeps(), vendor_) {}
+        unity_credentials_(UnityDeps(), vendor_, &logger_) {}
 
   ServiceExitCode Run(const std::string& port_file) {
     http::Router router;

@@ -14,6 +14,7 @@
 #include "service/config/catalog_names.h"
 #include "service/config/local_tables.h"
 #include "service/config/s3_endpoints.h"
+#include "service/unity/uc_credentials_api.h"
 #include "service/unity/uc_json.h"
 #include "service/unity/uc_types.h"
 
@@ -219,12 +220,15 @@ StatusOr<UcCommitsApi::Target> UcCommitsApi::FindTarget(const TokenConfig& token
     }
     // A client of this API sends no storage credentials: the service reads
     // the staged commit and publishes as a session it vends itself.
-    StatusOr<VendedCredentials> own =
-        deps_.vendor->Vend({*location, VendOperation::kReadWrite, "uc-commits-" + token.name});
+    const VendRequest own_request{*location, VendOperation::kReadWrite,
+                                  "uc-commits-" + token.name};
+    StatusOr<VendedCredentials> own = deps_.vendor->Vend(own_request);
     if (!own.ok()) {
-      return refuse(UcErrorFor(own.status().WithContext(
-          "commits through the Unity Catalog API to " + location->uri +
-          " are read and published with credentials this service vends itself")));
+      return refuse(UcErrorFor(VendFailureForClient(own.status(), own_request, deps_.logger)
+                                   .WithContext("commits through the Unity Catalog API to " +
+                                                location->uri +
+                                                " are read and published with credentials this "
+                                                "service vends itself")));
     }
     target.access.credentials = std::move(own->credentials);
     return target;

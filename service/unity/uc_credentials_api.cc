@@ -91,19 +91,21 @@ Response TemporaryCredentialsAnswer(const UcCredentialsApi::Grant& grant) {
 // The Delta API's DeltaCredentialsResponse: one credential for the
 // location.
 Response DeltaCredentialsAnswer(const UcCredentialsApi::Grant& grant) {
-  Json config = Json::object();
-  int64_t expiration_ms = 0;
+  // The prefix ends in '/', as the spec's examples do: a client that picks
+  // the longest prefix a path starts with never applies a table's
+  // credential to a sibling that shares its name.
+  Json credential = {{"prefix", grant.location.uri + "/"},
+                     {"operation", std::string(VendOperationName(grant.operation))},
+                     {"config", Json::object()}};
   if (grant.credentials) {
     const aws::Credentials& c = *grant.credentials;
-    config = {{"s3.access-key-id", c.access_key_id},
-              {"s3.secret-access-key", c.secret_access_key},
-              {"s3.session-token", c.session_token}};
-    expiration_ms = c.expiration_ms.value_or(0);
+    credential["config"] = {{"s3.access-key-id", c.access_key_id},
+                            {"s3.secret-access-key", c.secret_access_key},
+                            {"s3.session-token", c.session_token}};
+    credential["expiration-time-ms"] = c.expiration_ms.value_or(0);
   }
-  Json credential = {{"prefix", grant.location.uri},
-                     {"operation", std::string(VendOperationName(grant.operation))},
-                     {"config", config},
-                     {"expiration-time-ms", expiration_ms}};
+  // A local location's credential is empty and never expires: no
+  // expiration, as Unity Catalog's own server leaves it out.
   return NoStore(
       Response::Json(200, DumpJson(Json{{"storage-credentials", Json::array({credential})}})));
 }
@@ -287,9 +289,28 @@ StatusOr<UcCredentialsApi::Grant> UcCredentialsApi::Vend(const TokenConfig& toke
                                                          VendOperation operation) {
   Grant grant{location, operation, std::nullopt};
   if (location.is_local()) return grant;
-  DC_ASSIGN_OR_RETURN(VendedCredentials vended, vendor_.Vend({location, operation, token.name}));
-  grant.credentials = std::move(vended.credentials);
+  const VendRequest request{location, operation, token.name};
+  StatusOr<VendedCredentials> vended = vendor_.Vend(request);
+  if (!vended.ok()) return VendFailureForClient(vended.status(), request, logger_);
+  grant.credentials = std::move(vended->credentials);
   return grant;
+}
+
+Status VendFailureForClient(const Status& failure, const VendRequest& request,
+                            http::JsonLogger* logger) {
+  if (failure.code() != StatusCode::kInternal) return failure;
+  if (logger != nullptr) {
+    logger->Warn("credential vending failed",
+                 {{"location", request.location.uri},
+                  {"operation", std::string(VendOperationName(request.operation))},
+                  {"principal", request.principal},
+                  {"error", failure.message()}});
+  }
+  return InternalError(std::string(VendOperationName(request.operation)) + " credentials for " +
+                       request.location.uri +
+                       " could not be vended: STS refused this service's request, which its "
+                       "operator must fix (the service's log says why, under \"credential "
+                       "vending failed\")");
 }
 
 }  // namespace deltacommit::service::unity

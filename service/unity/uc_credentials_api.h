@@ -18,10 +18,11 @@
 //   GET /staging-tables/{table_id}/credentials      (always READ_WRITE)
 //   GET /temporary-path-credentials?location=&operation=
 //
-// answering DeltaCredentialsResponse: {"storage-credentials": [{"prefix",
-// "operation", "config": {"s3.access-key-id", "s3.secret-access-key",
-// "s3.session-token"}, "expiration-time-ms"}]} (for a local location one
-// credential with an empty config).
+// answering DeltaCredentialsResponse: {"storage-credentials": [{"prefix"
+// (the location and '/'), "operation", "config": {"s3.access-key-id",
+// "s3.secret-access-key", "s3.session-token"}, "expiration-time-ms"}]}
+// (for a local location one credential with an empty config and no
+// expiration).
 //
 // Authorisation, in this order after the token (401): the body (400); for a
 // table, its name by the token's `catalogs` prefixes (READ needs read,
@@ -38,6 +39,7 @@
 #include <string>
 #include <string_view>
 
+#include "service/http/json_logger.h"
 #include "service/http/router.h"
 #include "service/unity/uc_rest_api.h"
 #include "service/vend/credential_vendor.h"
@@ -46,8 +48,9 @@ namespace deltacommit::service::unity {
 
 class UcCredentialsApi {
  public:
-  // `vendor` must outlive this.
-  UcCredentialsApi(UnityApiDeps deps, CredentialVendor& vendor) : deps_(deps), vendor_(vendor) {}
+  // `vendor` and `logger` (null: no log) must outlive this.
+  UcCredentialsApi(UnityApiDeps deps, CredentialVendor& vendor, http::JsonLogger* logger)
+      : deps_(deps), vendor_(vendor), logger_(logger) {}
 
   // Registers every route on `router`; the router must not outlive this.
   Status AddRoutes(http::Router& router);
@@ -83,11 +86,20 @@ class UcCredentialsApi {
                                 const std::optional<std::string>& staging_owner,
                                 VendOperation operation);
   // The vendor's credentials for `location` (none when local).
-  StatusOr<Grant> Vend(const TokenConfig& token, const TableUri& location,
-                       VendOperation operation);
+  StatusOr<Grant> Vend(const TokenConfig& token, const TableUri& location, VendOperation operation);
 
   const UnityApiDeps deps_;
   CredentialVendor& vendor_;
+  http::JsonLogger* const logger_;
 };
+
+// What a client is told when the vendor fails: its own errors (bad
+// location, vending not configured, STS unreachable) as they are; STS
+// refusing the service (kInternal: the service's credentials, role or
+// trust policy) only as "the operator's set-up", since the details (role
+// ARN, the service's key id and credential source, STS's text) are the
+// operator's, who finds them in the log line "credential vending failed".
+Status VendFailureForClient(const Status& failure, const VendRequest& request,
+                            http::JsonLogger* logger);
 
 }  // namespace deltacommit::service::unity

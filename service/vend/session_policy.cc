@@ -31,27 +31,27 @@ std::string IamLiteral(std::string_view key_prefix) {
 
 std::string SessionPolicy(const TableUri& location, VendOperation operation) {
   const std::string prefix = IamLiteral(location.key_prefix);
-  const std::string objects = "arn:aws:s3:::" + location.bucket + "/" + prefix;
-  nlohmann::json actions = {"s3:GetObject"};
+  const std::string root = "arn:aws:s3:::" + location.bucket + "/" + prefix;
+  // Reading may HEAD the root's own key (Hadoop's S3A asks whether a
+  // directory is a file); writing never reaches outside "<prefix>/".
+  nlohmann::json statements = nlohmann::json::array();
+  statements.push_back(
+      {{"Effect", "Allow"}, {"Action", {"s3:GetObject"}}, {"Resource", {root, root + "/*"}}});
   if (operation == VendOperation::kReadWrite) {
-    for (const char* action : {"s3:PutObject", "s3:DeleteObject", "s3:AbortMultipartUpload",
-                               "s3:ListMultipartUploadParts"}) {
-      actions.push_back(action);
-    }
+    statements.push_back({{"Effect", "Allow"},
+                          {"Action",
+                           {"s3:PutObject", "s3:DeleteObject", "s3:AbortMultipartUpload",
+                            "s3:ListMultipartUploadParts"}},
+                          {"Resource", {root + "/*"}}});
   }
-  nlohmann::json policy = {
-      {"Version", "2012-10-17"},
-      {"Statement",
-       {
-           {{"Effect", "Allow"}, {"Action", actions}, {"Resource", {objects, objects + "/*"}}},
-           {{"Effect", "Allow"},
-            {"Action", {"s3:ListBucket"}},
-            {"Resource", {"arn:aws:s3:::" + location.bucket}},
-            {"Condition",
-             {{"StringLike", {{"s3:prefix", {prefix, prefix + "/", prefix + "/*"}}}}}}},
-       }},
-  };
-  return policy.dump();
+  // Only listings inside the prefix: a listing of the bare prefix would
+  // show the keys of every sibling that starts with the same name.
+  statements.push_back(
+      {{"Effect", "Allow"},
+       {"Action", {"s3:ListBucket"}},
+       {"Resource", {"arn:aws:s3:::" + location.bucket}},
+       {"Condition", {{"StringLike", {{"s3:prefix", {prefix + "/", prefix + "/*"}}}}}}});
+  return nlohmann::json{{"Version", "2012-10-17"}, {"Statement", statements}}.dump();
 }
 
 }  // namespace deltacommit::service

@@ -2,10 +2,11 @@
 // and operation (AWS IAM policy grammar, which Ceph RGW enforces too).
 //
 //   READ        s3:GetObject on <bucket>/<prefix> and <bucket>/<prefix>/*,
-//               s3:ListBucket on the bucket where s3:prefix is <prefix>,
-//               <prefix>/ or <prefix>/*
+//               s3:ListBucket on the bucket where s3:prefix is <prefix>/
+//               or <prefix>/* (never the bare prefix, whose listing shows
+//               siblings' keys)
 //   READ_WRITE  also s3:PutObject, s3:DeleteObject, s3:AbortMultipartUpload
-//               and s3:ListMultipartUploadParts on those objects
+//               and s3:ListMultipartUploadParts on <bucket>/<prefix>/* only
 //
 // A key prefix is written with IAM's literal forms of '*', '?' and '$'
 // (${*}, ${?}, ${$}), so that a prefix never matches more than it names.

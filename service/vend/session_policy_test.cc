@@ -30,15 +30,19 @@ TEST(SessionPolicyTest, ReadGetsAndListsTheTablesPrefixOnly) {
   EXPECT_EQ(list["Action"], json({"s3:ListBucket"}));
   EXPECT_EQ(list["Resource"], json({"arn:aws:s3:::lake"}));
   EXPECT_EQ(list["Condition"]["StringLike"]["s3:prefix"],
-            json({"sales/orders", "sales/orders/", "sales/orders/*"}));
+            json({"sales/orders/", "sales/orders/*"}));
 }
 
 TEST(SessionPolicyTest, ReadWriteAlsoPutsAndDeletes) {
   json policy = json::parse(SessionPolicy(Location("s3://lake/t"), VendOperation::kReadWrite));
-  EXPECT_EQ(policy["Statement"][0]["Action"],
-            json({"s3:GetObject", "s3:PutObject", "s3:DeleteObject", "s3:AbortMultipartUpload",
+  ASSERT_EQ(policy["Statement"].size(), 3u);
+  EXPECT_EQ(policy["Statement"][0]["Action"], json({"s3:GetObject"}));
+  EXPECT_EQ(policy["Statement"][1]["Action"],
+            json({"s3:PutObject", "s3:DeleteObject", "s3:AbortMultipartUpload",
                   "s3:ListMultipartUploadParts"}));
-  EXPECT_EQ(policy["Statement"][1]["Action"], json({"s3:ListBucket"}));
+  // Writes stay inside "t/": the key "t" itself is its parent's.
+  EXPECT_EQ(policy["Statement"][1]["Resource"], json({"arn:aws:s3:::lake/t/*"}));
+  EXPECT_EQ(policy["Statement"][2]["Action"], json({"s3:ListBucket"}));
 }
 
 TEST(SessionPolicyTest, WildcardsInAPrefixAreLiteral) {
@@ -46,7 +50,7 @@ TEST(SessionPolicyTest, WildcardsInAPrefixAreLiteral) {
   EXPECT_EQ(IamLiteral("${aws:username}"), "${$}{aws:username}");
   json policy = json::parse(SessionPolicy(Location("s3://lake/t*"), VendOperation::kRead));
   EXPECT_EQ(policy["Statement"][0]["Resource"][0], "arn:aws:s3:::lake/t${*}");
-  EXPECT_EQ(policy["Statement"][1]["Condition"]["StringLike"]["s3:prefix"][2], "t${*}/*");
+  EXPECT_EQ(policy["Statement"][1]["Condition"]["StringLike"]["s3:prefix"][1], "t${*}/*");
 }
 
 TEST(SessionPolicyTest, OperationNamesAreUnityCatalogs) {

@@ -1,5 +1,6 @@
 #include "service/vend/sts_credential_vendor.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <random>
@@ -52,6 +53,14 @@ StatusOr<VendedCredentials> StsCredentialVendor::Vend(const VendRequest& request
         what + ": this service vends no credentials for bucket " + location.bucket +
         "; its operator can set vend_credentials = \"assume_role\" and vend_role_arn in [s3] or "
         "in the bucket's [[s3.bucket]] entry");
+  }
+  if (const size_t bytes = SessionPolicy(location, request.operation).size();
+      bytes > aws::kMaxSessionPolicyBytes) {
+    return InvalidArgumentError(what +
+                                ": the location's prefix is too long to scope a session "
+                                "policy to (" +
+                                std::to_string(bytes) + " bytes; STS takes at most " +
+                                std::to_string(aws::kMaxSessionPolicyBytes) + ")");
   }
   const Key key{endpoint.vend.role_arn, location.uri, request.operation, request.principal};
   if (std::optional<aws::Credentials> kept = Kept(key, endpoint.vend.duration_seconds)) {
@@ -108,11 +117,17 @@ std::optional<aws::Credentials> StsCredentialVendor::Kept(const Key& key,
 
 void StsCredentialVendor::Keep(const Key& key, const aws::Credentials& credentials) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (kept_.size() >= kMaxKeptSessions) {
+  if (kept_.size() >= kMaxKeptSessions && !kept_.contains(key)) {
     const int64_t now = clock_.NowMillis();
     std::erase_if(kept_,
                   [&](const auto& entry) { return entry.second.expiration_ms.value_or(0) <= now; });
-    if (kept_.size() >= kMaxKeptSessions) kept_.clear();
+    // Still full: the session closest to its expiry goes, so that one
+    // client asking for many locations cannot empty everyone's.
+    if (kept_.size() >= kMaxKeptSessions) {
+      kept_.erase(std::min_element(kept_.begin(), kept_.end(), [](const auto& a, const auto& b) {
+        return a.second.expiration_ms.value_or(0) < b.second.expiration_ms.value_or(0);
+      }));
+    }
   }
   kept_[key] = credentials;
 }

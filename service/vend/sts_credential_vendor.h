@@ -38,7 +38,8 @@ class StsCredentialVendor : public CredentialVendor {
 
   StatusOr<VendedCredentials> Vend(const VendRequest& request) override;
 
-  // Most sessions kept; beyond it the expired ones are dropped, then all.
+  // Most sessions kept; beyond it the expired ones are dropped, then the
+  // one closest to its expiry.
   static constexpr size_t kMaxKeptSessions = 4096;
 
  private:

@@ -175,6 +175,28 @@ TEST_F(StsCredentialVendorTest, NamesTheServicesOwnCredentialsWhenItHasNone) {
   EXPECT_TRUE(http_.sent().empty());
 }
 
+TEST_F(StsCredentialVendorTest, APrefixTooLongForASessionPolicyIsTheClientsError) {
+  Status s = Vend("s3://lake/" + std::string(500, 'p'), VendOperation::kRead).status();
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(s.message(), HasSubstr("too long to scope a session policy to"));
+  EXPECT_TRUE(http_.sent().empty());
+}
+
+TEST_F(StsCredentialVendorTest, AFullCacheDropsTheSessionClosestToExpiryNotAll) {
+  http_.Script({Session(3'600'000)});
+  for (size_t i = 0; i <= StsCredentialVendor::kMaxKeptSessions; ++i) {
+    ASSERT_TRUE(Vend("s3://lake/t" + std::to_string(i), VendOperation::kRead).ok());
+  }
+  const size_t sent = http_.sent().size();
+  // The newest and one from the middle are still kept.
+  EXPECT_TRUE(Vend("s3://lake/t" + std::to_string(StsCredentialVendor::kMaxKeptSessions),
+                   VendOperation::kRead)
+                  .ok());
+  EXPECT_EQ(http_.sent().size(), sent);
+  EXPECT_TRUE(Vend("s3://lake/t2000", VendOperation::kRead).ok());
+  EXPECT_EQ(http_.sent().size(), sent);
+}
+
 TEST(RoleSessionNameTest, IsWhatStsTakes) {
   EXPECT_THAT(RoleSessionName("etl job/1"), MatchesRegex("dc-etl_job_1-[0-9a-f]{8}"));
   EXPECT_EQ(RoleSessionName(std::string(100, 'x')).size(), 3u + 40u + 9u);

@@ -191,6 +191,15 @@ TEST_F(ServeUnityCredentialsTest, ReadWriteCredentialsWorkOnTheTablesPrefixOnly)
     EXPECT_EQ(put.code(), StatusCode::kPermissionDenied) << elsewhere << ": " << put.ToString();
     EXPECT_EQ(other.store->List("").status().code(), StatusCode::kPermissionDenied) << elsewhere;
   }
+  // Nor does it list the bare prefix (which would show the sibling's keys)
+  // or write the key named like the table's root, its parent's.
+  StatusOr<aws::S3Location> root = aws::ParseS3Uri(location_);
+  ASSERT_TRUE(root.ok());
+  const std::string parent = location_.substr(0, location_.rfind('/'));
+  const std::string name = location_.substr(location_.rfind('/') + 1);
+  VendedStore above = StoreWith(answer, parent);
+  EXPECT_EQ(above.store->List(name).status().code(), StatusCode::kPermissionDenied);
+  EXPECT_EQ(above.store->Put(name, "x").code(), StatusCode::kPermissionDenied);
 }
 
 TEST_F(ServeUnityCredentialsTest, ReadCredentialsReadButDoNotWrite) {
@@ -271,7 +280,7 @@ TEST_F(ServeUnityCredentialsTest, DeltaApiCredentialsAreTheSameSessionsInItsShap
   const json credentials = json::parse(r.body)["storage-credentials"];
   ASSERT_EQ(credentials.size(), 1u) << r.body;
   const json& c = credentials[0];
-  EXPECT_EQ(c["prefix"], location_);
+  EXPECT_EQ(c["prefix"], location_ + "/");
   EXPECT_EQ(c["operation"], "READ_WRITE");
   EXPECT_GT(c.value("expiration-time-ms", int64_t{0}), SystemClock().NowMillis() + 840'000);
   const json as_uc = {{"aws_temp_credentials",
@@ -294,7 +303,7 @@ TEST_F(ServeUnityCredentialsTest, DeltaApiCredentialsAreTheSameSessionsInItsShap
   aws::HttpResponse mine = Send("GET", staging_path, "", admin_token_);
   ASSERT_EQ(mine.status, 200) << mine.body;
   const json s = json::parse(mine.body)["storage-credentials"][0];
-  EXPECT_EQ(s["prefix"], staging["staging_location"]);
+  EXPECT_EQ(s["prefix"], staging["staging_location"].get<std::string>() + "/");
   EXPECT_EQ(s["operation"], "READ_WRITE");
   const json staging_uc = {{"aws_temp_credentials",
                             {{"access_key_id", s["config"]["s3.access-key-id"]},
@@ -422,10 +431,22 @@ TEST_F(ServeUnityCredentialsTest, ARoleStsRefusesIsTheOperatorsErrorAndLeaksNoth
   StartWithVending("arn:aws:iam:::role/deltacommit-no-such-role");
   aws::HttpResponse r = TableCredentials("READ");
   EXPECT_EQ(r.status, 500) << r.body;
-  EXPECT_THAT(UcMessage(r), AllOf(HasSubstr("STS AssumeRole"),
-                                  HasSubstr("arn:aws:iam:::role/deltacommit-no-such-role")));
-  EXPECT_THAT(r.body, Not(HasSubstr(Env("AWS_SECRET_ACCESS_KEY"))));
-  EXPECT_THAT(serve_->Logs(), Not(HasSubstr(Env("AWS_SECRET_ACCESS_KEY"))));
+  EXPECT_EQ(UcCode(r), "INTERNAL");
+  // The client learns that the operator must act, not the service's set-up.
+  EXPECT_THAT(UcMessage(r), AllOf(HasSubstr("could not be vended: STS refused this service"),
+                                  HasSubstr("credential vending failed")));
+  EXPECT_THAT(r.body, Not(HasSubstr("deltacommit-no-such-role")));
+  EXPECT_THAT(r.body, Not(HasSubstr(Env("AWS_ACCESS_KEY_ID").substr(0, 8))));
+  // The operator's log has it: the role and STS's refusal.
+  std::string logs = serve_->Logs();
+  for (int i = 0; i < 100 && logs.find("credential vending failed") == std::string::npos; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    logs = serve_->Logs();
+  }
+  EXPECT_THAT(logs, AllOf(HasSubstr("credential vending failed"),
+                          HasSubstr("arn:aws:iam:::role/deltacommit-no-such-role"),
+                          HasSubstr("STS AssumeRole")));
+  EXPECT_THAT(logs, Not(HasSubstr(Env("AWS_SECRET_ACCESS_KEY"))));
 }
 
 TEST_F(ServeUnityCredentialsTest, VendedSecretsNeverReachTheLog) {
