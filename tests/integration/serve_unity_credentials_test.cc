@@ -140,6 +140,32 @@ class ServeUnityCredentialsTest : public ServeApiTest {
     return v;
   }
 
+  // A doc row's placeholders filled in ($STAGING_ID: `staging_id`).
+  std::string Fill(std::string text, const std::string& staging_id = "") const {
+    for (const auto& [name, value] :
+         {std::pair<std::string, std::string>{"$TABLE_ID", table_id_},
+          {"$STAGING_ID", staging_id},
+          {"$LOCATION_ENCODED", aws::UriEncode(location_, /*encode_slash=*/true)},
+          {"$LOCATION", location_},
+          {"$ROOT", table_},
+          {"$OTHER_ENCODED", aws::UriEncode(other_prefix_, /*encode_slash=*/true)},
+          {"$OTHER", other_prefix_}}) {
+      text = ReplaceAll(text, name, value);
+    }
+    return text;
+  }
+
+  // A doc row's token: admin, reader, outsider, nameless, none, or else an
+  // unknown one.
+  std::string TokenFor(const std::string& name) const {
+    if (name == "admin") return admin_token_;
+    if (name == "reader") return reader_token_;
+    if (name == "outsider") return outsider_token_;
+    if (name == "nameless") return nameless_token_;
+    if (name == "none") return "";
+    return "not-a-token-" + NewUuid();
+  }
+
   static std::string UcCode(const aws::HttpResponse& r) {
     return json::parse(r.body, nullptr, false).value("error_code", "");
   }
@@ -237,29 +263,15 @@ TEST_F(ServeUnityCredentialsTest, PathCredentialsCoverTheirPath) {
 
 // docs/bad-inputs.md, row by row.
 TEST_F(ServeUnityCredentialsTest, EveryBadInputRowIsRefusedAsDocumented) {
-  auto fill = [&](std::string text) {
-    for (const auto& [name, value] : {std::pair<std::string, std::string>{"$TABLE_ID", table_id_},
-                                      {"$LOCATION", location_},
-                                      {"$ROOT", table_},
-                                      {"$OTHER", other_prefix_}}) {
-      text = ReplaceAll(text, name, value);
-    }
-    return text;
-  };
   const auto rows = DocRequestRows(DELTACOMMIT_BAD_INPUTS_DOC,
                                    "The Unity Catalog credentials API "
                                    "(`/api/2.1/unity-catalog/temporary-*-credentials`)",
-                                   fill);
+                                   [&](const std::string& text) { return Fill(text); });
   ASSERT_GE(rows.size(), 15u);
   for (const RequestRow& row : rows) {
     SCOPED_TRACE(row.what);
     ASSERT_NE(row.status, 0) << "not a row of 7 cells with \"METHOD /path\"";
-    const std::string token = row.token == "admin"      ? admin_token_
-                              : row.token == "reader"   ? reader_token_
-                              : row.token == "outsider" ? outsider_token_
-                              : row.token == "nameless" ? nameless_token_
-                              : row.token == "none"     ? ""
-                                                        : "not-a-token-" + NewUuid();
+    const std::string token = TokenFor(row.token);
     aws::HttpResponse r = Send(row.method, kBase + row.path, row.body, token);
     EXPECT_EQ(r.status, row.status) << r.body;
     EXPECT_EQ(UcCode(r), row.code) << r.body;
@@ -336,32 +348,15 @@ TEST_F(ServeUnityCredentialsTest, EveryDeltaApiBadInputRowIsRefusedInItsShape) {
          json{{"name", "events"}, {"catalog_name", "main"}, {"schema_name", "sales"}});
   ASSERT_EQ(staged.status, 200) << staged.body;
   const std::string staging_id = json::parse(staged.body)["id"];
-  auto fill = [&](std::string text) {
-    for (const auto& [name, value] :
-         {std::pair<std::string, std::string>{"$TABLE_ID", table_id_},
-          {"$STAGING_ID", staging_id},
-          {"$LOCATION_ENCODED", aws::UriEncode(location_, /*encode_slash=*/true)},
-          {"$LOCATION", location_},
-          {"$OTHER_ENCODED", aws::UriEncode(other_prefix_, /*encode_slash=*/true)},
-          {"$OTHER", other_prefix_}}) {
-      text = ReplaceAll(text, name, value);
-    }
-    return text;
-  };
   const auto rows = DocRequestRows(DELTACOMMIT_BAD_INPUTS_DOC,
                                    "The Delta REST API's credentials "
                                    "(`/api/2.1/unity-catalog/delta/v1/.../credentials`)",
-                                   fill);
+                                   [&](const std::string& text) { return Fill(text, staging_id); });
   ASSERT_GE(rows.size(), 10u);
   for (const RequestRow& row : rows) {
     SCOPED_TRACE(row.what);
     ASSERT_NE(row.status, 0) << "not a row of 7 cells with \"METHOD /path\"";
-    const std::string token = row.token == "admin"      ? admin_token_
-                              : row.token == "reader"   ? reader_token_
-                              : row.token == "outsider" ? outsider_token_
-                              : row.token == "nameless" ? nameless_token_
-                              : row.token == "none"     ? ""
-                                                        : "not-a-token-" + NewUuid();
+    const std::string token = TokenFor(row.token);
     aws::HttpResponse r = Send(row.method, kBase + row.path, row.body, token);
     EXPECT_EQ(r.status, row.status) << r.body;
     const json error = json::parse(r.body, nullptr, false).value("error", json::object());
