@@ -4,17 +4,10 @@
 #include "service/unity/uc_commits_api.h"
 
 #include <algorithm>
-#include <chrono>
 #include <limits>
-#include <thread>
 #include <utility>
 
 #include "deltacommit/core/message_quote.h"
-#include "deltacommit/log_path.h"
-#include "service/config/catalog_names.h"
-#include "service/config/local_tables.h"
-#include "service/config/s3_endpoints.h"
-#include "service/unity/uc_credentials_api.h"
 #include "service/unity/uc_json.h"
 #include "service/unity/uc_types.h"
 
@@ -26,18 +19,11 @@ using http::Request;
 using http::Response;
 
 constexpr char kCommitsPath[] = "/delta/preview/commits";
-constexpr char kStagedCommitsDir[] = "_delta_log/_staged_commits/";
 // The table property that names a managed table's id (UC and Delta agree).
 constexpr char kTableIdProperty[] = "io.unitycatalog.tableId";
 // UC's server lists at most this many commits per GET, from the oldest
 // asked for; clients ask again from the next version.
 constexpr int64_t kCommitsPerPage = 10;
-// A catalog entry changed by another request between read and write is
-// read again; more attempts mean the table's metadata changes under each.
-constexpr int kMetadataAttempts = 5;
-// How long a backfill report waits for the publisher: 40 x 50 ms.
-constexpr int kPublishPolls = 40;
-constexpr std::chrono::milliseconds kPublishPoll{50};
 
 Response Fail(const UcError& error) { return UcRestErrorAnswer(error); }
 Response Fail(const Status& status, UcObject object = UcObject::kOther) {
@@ -53,47 +39,12 @@ StatusOr<int64_t> Positive(const nlohmann::json& object, std::string_view field)
   return value;
 }
 
-// UC's answer for a commit the coordinated path refused.
-UcError ErrorForReply(const CommitReply& reply) {
-  switch (reply.outcome) {
-    case CommitOutcome::kVersionTaken:
-      return CommitVersionConflict(reply.message);
-    case CommitOutcome::kTooManyUnpublished:
-      return MaxCommitsReached(reply.message);
-    case CommitOutcome::kVersionAhead:
-    case CommitOutcome::kBadRequest:
-    case CommitOutcome::kTooLarge:
-    case CommitOutcome::kMetadataChanged:
-    case CommitOutcome::kTxnConflict:
-    case CommitOutcome::kAppendUnavailable:
-      return UcErrorFor(InvalidArgumentError(reply.message));
-    case CommitOutcome::kForbidden:
-    case CommitOutcome::kCredentialsRejected:
-      return UcErrorFor(PermissionDeniedError(reply.message));
-    case CommitOutcome::kCredentialsInvalid:
-      return UcErrorFor(UnauthenticatedError(reply.message));
-    // A crashed or cut-off ratification may have landed: UC's clients
-    // resend on 5xx, and the same commit is then a replay.
-    case CommitOutcome::kUnavailable:
-      return UcErrorFor(UnknownOutcomeError(reply.message));
-    case CommitOutcome::kLogInconsistent:
-    case CommitOutcome::kOk:
-      break;
-  }
-  return UcErrorFor(InternalError(reply.message));
-}
-
-Json CommitInfoJson(const CommitRecord& record) {
-  const std::string_view file =
-      std::string_view(record.staged_file)
-          .substr(std::min(record.staged_file.size(), std::string_view(kStagedCommitsDir).size()));
-  return {{"version", record.version},
-          {"timestamp", record.commit_timestamp_ms},
-          {"file_name", file},
-          {"file_size", record.size},
-          // When the service read and ratified it; UC's clients use it as
-          // the staged file's modification time.
-          {"file_modification_timestamp", record.ratified_at_ms}};
+Json CommitInfoJson(const UcCommitInfo& info) {
+  return {{"version", info.version},
+          {"timestamp", info.timestamp},
+          {"file_name", info.file_name},
+          {"file_size", info.file_size},
+          {"file_modification_timestamp", info.file_modification_timestamp}};
 }
 
 }  // namespace
@@ -177,72 +128,8 @@ Status UcCommitsApi::AddRoutes(http::Router& router) {
   return router.Add("GET", path, [this](const Request& r) { return GetCommits(r); });
 }
 
-StatusOr<UcCommitsApi::Target> UcCommitsApi::FindTarget(const TokenConfig& token,
-                                                        const std::string& table_id, Action action,
-                                                        UcError* error) const {
-  auto refuse = [error](UcError e) {
-    *error = e;
-    return InvalidArgumentError(e.message);
-  };
-  if (Status valid = ValidateUuid("table_id", table_id); !valid.ok()) {
-    return refuse(UcErrorFor(valid));
-  }
-  StatusOr<std::optional<TableEntry>> table = deps_.names.catalog->GetTableById(table_id);
-  if (!table.ok()) return refuse(UcErrorFor(table.status()));
-  if (!*table) {
-    return refuse(UcErrorFor(NotFoundError("Table not found: " + table_id), UcObject::kTable));
-  }
-  if (Status allowed = AuthorizeName(token, (*table)->name.FullName(), action); !allowed.ok()) {
-    return refuse(UcErrorFor(allowed));
-  }
-  if ((*table)->type != TableType::kManaged) {
-    return refuse(
-        UcErrorFor(InvalidArgumentError("Only managed tables are supported for Delta commits: " +
-                                        (*table)->name.FullName() + " is EXTERNAL")));
-  }
-  StatusOr<TableUri> location = NormalizeTableUri((*table)->storage_location);
-  if (!location.ok()) return refuse(UcErrorFor(DataLossError(location.status().message())));
-  if (Status allowed = Authorize(token, *location, action); !allowed.ok()) {
-    return refuse(UcErrorFor(allowed));
-  }
-  Target target{**std::move(table), {}};
-  target.access.table = location->uri;
-  if (!location->is_local()) {
-    StatusOr<S3EndpointConfig> endpoint =
-        ResolveS3Endpoint(deps_.names.config->s3, location->bucket, "");
-    if (!endpoint.ok()) return refuse(UcErrorFor(endpoint.status()));
-    target.access.endpoint = {endpoint->name, endpoint->service, endpoint->enforces_if_none_match};
-    if (action != Action::kCommit) return target;  // listing reads only the state store
-    if (deps_.vendor == nullptr) {
-      return refuse(UcErrorFor(UnimplementedError(
-          "commits through the Unity Catalog API to tables on S3 (" + location->uri +
-          ") need credentials the service vends itself, and this service has no vendor")));
-    }
-    // A client of this API sends no storage credentials: the service reads
-    // the staged commit and publishes as a session it vends itself.
-    const VendRequest own_request{*location, VendOperation::kReadWrite,
-                                  "uc-commits-" + token.name};
-    StatusOr<VendedCredentials> own = deps_.vendor->Vend(own_request);
-    if (!own.ok()) {
-      return refuse(UcErrorFor(VendFailureForClient(own.status(), own_request, deps_.logger)
-                                   .WithContext("commits through the Unity Catalog API to " +
-                                                location->uri +
-                                                " are read and published with credentials this "
-                                                "service vends itself")));
-    }
-    target.access.credentials = std::move(own->credentials);
-    return target;
-  }
-  if (Status served = CheckLocalTable(deps_.names.config->local, *location); !served.ok()) {
-    return refuse(UcErrorFor(served));
-  }
-  target.access.endpoint = {"local", {}, /*enforces_if_none_match=*/true};
-  target.access.local_root = LocalRootOf(deps_.names.config->local, *location).value_or("");
-  return target;
-}
-
 Response UcCommitsApi::PostCommit(const Request& request) {
-  return WithUcToken(*deps_.names.authenticator, request, [&](const TokenConfig& token) {
+  return WithUcToken(*committer_.deps().names.authenticator, request, [&](const TokenConfig& token) {
     StatusOr<UcBody> body = UcBody::Parse(request.body);
     if (!body.ok()) return Fail(body.status());
     StatusOr<std::string> table_id = body->RequiredString("table_id");
@@ -284,9 +171,8 @@ Response UcCommitsApi::PostCommit(const Request& request) {
       metadata = *std::move(parsed);
     }
 
-    UcError error;
-    StatusOr<Target> target = FindTarget(token, *table_id, Action::kCommit, &error);
-    if (!target.ok()) return Fail(error);
+    StatusOr<UcCommitTarget> target = committer_.Find(token, *table_id, Action::kCommit);
+    if (!target.ok()) return Fail(target.status(), UcObject::kTable);
     StatusOr<TableUri> sent = NormalizeTableUri(*table_uri);
     if (!sent.ok() || sent->uri != target->access.table) {
       return Fail(InvalidArgumentError("Table URI in commit " + QuoteForMessage(*table_uri) +
@@ -294,41 +180,15 @@ Response UcCommitsApi::PostCommit(const Request& request) {
     }
 
     if (!info) {
-      // The writer says it published up to that version: the publisher
-      // checks each file it finds against the ratified commit.
-      StatusOr<PendingCommitList> pending = deps_.commits->PendingCommits(target->access.table, 0);
-      if (!pending.ok()) return Fail(pending.status());
-      const Version latest = std::max<Version>(pending->latest, 0);
-      if (**backfilled > latest) {
-        return Fail(
-            InvalidArgumentError("Should not backfill version " + std::to_string(**backfilled) +
-                                 " while the last version committed is " + std::to_string(latest)));
-      }
-      deps_.commits->publisher().Schedule(target->access);
-      // Delta sends this after a 429 (having published itself) and retries
-      // its commit at once: answer once the publisher has checked and
-      // recorded what the writer names, so that the retry finds room.
-      const Version through = std::min<Version>(**backfilled, latest);
-      if (!WaitPublishedThrough(target->access.table, through)) {
-        return Fail(UcErrorFor(UnavailableError(
-            "versions up to " + std::to_string(through) + " of " + target->access.table +
-            " are not published yet (the service publishes each after checking it): retry "
-            "shortly")));
+      if (std::optional<UcError> failed = committer_.Backfilled(*target, **backfilled)) {
+        return Fail(*failed);
       }
       return Response::Json(200, "{}");
     }
-
-    CommitRequest commit;
-    commit.access = target->access;
-    commit.version = info->version;
-    commit.staged_file = kStagedCommitsDir + info->file_name;
-    commit.staged_size = info->file_size;
-    commit.max_unpublished = deps_.max_unpublished_commits;
-    if (Status name = ValidateStagedCommitKey(*commit.staged_file, commit.version); !name.ok()) {
-      return Fail(InvalidArgumentError("field \"commit_info.file_name\": " + name.message()));
+    if (std::optional<UcError> failed =
+            committer_.Ratify(*target, *info, "commit_info.file_name")) {
+      return Fail(*failed);
     }
-    CommitReply reply = deps_.commits->Commit(commit);
-    if (!reply.ok()) return Fail(ErrorForReply(reply));
     if (metadata) {
       // Also on a replay: the first attempt may have stopped between
       // ratifying and this. An older commit's metadata never overwrites a
@@ -337,51 +197,21 @@ Response UcCommitsApi::PostCommit(const Request& request) {
       // commit its transaction again as the next version. The Delta log
       // holds the metadata; the catalog's copy then waits for a resend or
       // the next commit that carries metadata.
-      Status applied = ApplyMetadata(*table_id, info->version, *metadata);
-      if (!applied.ok() && deps_.logger != nullptr) {
-        deps_.logger->Warn(
-            "catalog metadata not updated",
-            {{"table_id", *table_id}, {"version", info->version}, {"error", applied.message()}});
-      }
+      Status applied = committer_.ApplyMetadata(
+          *table_id, info->version, [&](TableEntry& table) {
+            if (metadata->description) table.comment = *metadata->description;
+            if (metadata->properties) table.properties = *metadata->properties;
+            if (metadata->schema_string) table.columns_json = *metadata->schema_string;
+            return OkStatus();
+          });
+      if (!applied.ok()) committer_.WarnMetadataNotApplied(*table_id, info->version, applied);
     }
     return Response::Json(200, "{}");
   });
 }
 
-bool UcCommitsApi::WaitPublishedThrough(const std::string& table, Version through) const {
-  for (int poll = 0;; ++poll) {
-    StatusOr<PendingCommitList> pending = deps_.commits->PendingCommits(table, 0);
-    if (pending.ok() && (pending->commits.empty() || pending->commits.front().version > through)) {
-      return true;
-    }
-    if (poll == kPublishPolls) return false;
-    std::this_thread::sleep_for(kPublishPoll);
-  }
-}
-
-Status UcCommitsApi::ApplyMetadata(const std::string& table_id, Version version,
-                                   const UcCommitMetadata& metadata) const {
-  for (int attempt = 0; attempt < kMetadataAttempts; ++attempt) {
-    DC_ASSIGN_OR_RETURN(std::optional<TableEntry> table,
-                        deps_.names.catalog->GetTableById(table_id));
-    if (!table) return NotFoundError("Table not found: " + table_id);
-    if (table->metadata_version >= version) return OkStatus();
-    const int64_t read_at = table->updated_at_ms;
-    if (metadata.description) table->comment = *metadata.description;
-    if (metadata.properties) table->properties = *metadata.properties;
-    if (metadata.schema_string) table->columns_json = *metadata.schema_string;
-    table->metadata_version = version;
-    // Strictly later, so that the compare-and-set sees every change.
-    table->updated_at_ms = std::max(deps_.names.clock->NowMillis(), read_at + 1);
-    Status updated = deps_.names.catalog->UpdateTable(*table, read_at);
-    if (updated.code() != StatusCode::kFailedPrecondition) return updated;
-  }
-  return UnavailableError("the table's catalog entry changed under each of " +
-                          std::to_string(kMetadataAttempts) + " attempts");
-}
-
 Response UcCommitsApi::GetCommits(const Request& request) {
-  return WithUcToken(*deps_.names.authenticator, request, [&](const TokenConfig& token) {
+  return WithUcToken(*committer_.deps().names.authenticator, request, [&](const TokenConfig& token) {
     StatusOr<UcBody> body = UcBody::Parse(request.body);
     if (!body.ok()) {
       return Fail(InvalidArgumentError(body.status().message() +
@@ -400,10 +230,9 @@ Response UcCommitsApi::GetCommits(const Request& request) {
     if (*end && **end < *start) {
       return Fail(InvalidArgumentError("end_version must be >=start_version if set"));
     }
-    UcError error;
-    StatusOr<Target> target = FindTarget(token, *table_id, Action::kRead, &error);
-    if (!target.ok()) return Fail(error);
-    StatusOr<PendingCommitList> pending = deps_.commits->PendingCommits(target->access.table, 0);
+    StatusOr<UcCommitTarget> target = committer_.Find(token, *table_id, Action::kRead);
+    if (!target.ok()) return Fail(target.status(), UcObject::kTable);
+    StatusOr<UcPendingCommits> pending = committer_.Pending(target->access.table);
     if (!pending.ok()) return Fail(pending.status());
 
     // UC's paging: from the later of start_version and the oldest commit
@@ -411,7 +240,8 @@ Response UcCommitsApi::GetCommits(const Request& request) {
     // commits, and clients do not ask for a second page: ours is at least
     // the cap, so one answer holds every commit a client must see.
     const Version oldest = pending->commits.empty() ? *start : pending->commits.front().version;
-    const Version page = std::max<Version>(kCommitsPerPage, deps_.max_unpublished_commits);
+    const Version page =
+        std::max<Version>(kCommitsPerPage, committer_.deps().max_unpublished_commits);
     const Version first = std::max<Version>(*start, oldest);
     const Version page_end = first > std::numeric_limits<Version>::max() - page
                                  ? std::numeric_limits<Version>::max()
@@ -421,13 +251,8 @@ Response UcCommitsApi::GetCommits(const Request& request) {
     for (auto it = pending->commits.rbegin(); it != pending->commits.rend(); ++it) {
       if (it->version >= *start && it->version <= last) commits.push_back(CommitInfoJson(*it));
     }
-    // A managed table's version 0 is written by its creator: with nothing
-    // ratified, the latest version is 0. The listing is read after the
-    // latest version: a commit ratified in between is in it, and the
-    // latest version is never below a commit listed (readers require it).
-    Version latest = std::max<Version>(pending->latest, 0);
-    if (!pending->commits.empty()) latest = std::max(latest, pending->commits.back().version);
-    Json answer = {{"commits", std::move(commits)}, {"latest_table_version", latest}};
+    Json answer = {{"commits", std::move(commits)},
+                   {"latest_table_version", pending->latest_version}};
     return Response::Json(200, DumpJson(answer));
   });
 }

@@ -1,0 +1,205 @@
+#include "service/unity/uc_committer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+#include <utility>
+
+#include "deltacommit/core/message_quote.h"
+#include "deltacommit/log_path.h"
+#include "service/config/catalog_names.h"
+#include "service/config/local_tables.h"
+#include "service/config/s3_endpoints.h"
+#include "service/unity/uc_credentials_api.h"
+
+namespace deltacommit::service::unity {
+namespace {
+
+constexpr char kStagedCommitsDir[] = "_delta_log/_staged_commits/";
+// A catalog entry changed by another request between read and write is
+// read again; more attempts mean the table's metadata changes under each.
+constexpr int kMetadataAttempts = 5;
+// How long a backfill report waits for the publisher: 40 x 50 ms.
+constexpr int kPublishPolls = 40;
+constexpr std::chrono::milliseconds kPublishPoll{50};
+
+// UC's answer for a commit the coordinated path refused.
+UcError ErrorForReply(const CommitReply& reply) {
+  switch (reply.outcome) {
+    case CommitOutcome::kVersionTaken:
+      return CommitVersionConflict(reply.message);
+    case CommitOutcome::kTooManyUnpublished:
+      return MaxCommitsReached(reply.message);
+    case CommitOutcome::kVersionAhead:
+    case CommitOutcome::kBadRequest:
+    case CommitOutcome::kTooLarge:
+    case CommitOutcome::kMetadataChanged:
+    case CommitOutcome::kTxnConflict:
+    case CommitOutcome::kAppendUnavailable:
+      return UcErrorFor(InvalidArgumentError(reply.message));
+    case CommitOutcome::kForbidden:
+    case CommitOutcome::kCredentialsRejected:
+      return UcErrorFor(PermissionDeniedError(reply.message));
+    case CommitOutcome::kCredentialsInvalid:
+      return UcErrorFor(UnauthenticatedError(reply.message));
+    // A crashed or cut-off ratification may have landed: UC's clients
+    // resend on 5xx, and the same commit is then a replay.
+    case CommitOutcome::kUnavailable:
+      return UcErrorFor(UnknownOutcomeError(reply.message));
+    case CommitOutcome::kLogInconsistent:
+    case CommitOutcome::kOk:
+      break;
+  }
+  return UcErrorFor(InternalError(reply.message));
+}
+
+UcCommitInfo InfoOf(const CommitRecord& record) {
+  const std::string_view file =
+      std::string_view(record.staged_file)
+          .substr(std::min(record.staged_file.size(), std::string_view(kStagedCommitsDir).size()));
+  // file_modification_timestamp: when the service read and ratified it;
+  // UC's clients use it as the staged file's modification time.
+  return {record.version, record.commit_timestamp_ms, std::string(file), record.size,
+          record.ratified_at_ms};
+}
+
+}  // namespace
+
+StatusOr<UcCommitTarget> UcCommitter::Find(const TokenConfig& token, const std::string& table_id,
+                                           Action action) const {
+  DC_RETURN_IF_ERROR(ValidateUuid("table_id", table_id));
+  DC_ASSIGN_OR_RETURN(std::optional<TableEntry> table, deps_.names.catalog->GetTableById(table_id));
+  if (!table) return NotFoundError("Table not found: " + table_id);
+  DC_RETURN_IF_ERROR(AuthorizeName(token, table->name.FullName(), action));
+  if (table->type != TableType::kManaged) {
+    return InvalidArgumentError("Only managed tables are supported for Delta commits: " +
+                                table->name.FullName() + " is EXTERNAL");
+  }
+  StatusOr<TableUri> location = NormalizeTableUri(table->storage_location);
+  if (!location.ok()) return DataLossError(location.status().message());
+  DC_RETURN_IF_ERROR(Authorize(token, *location, action));
+  UcCommitTarget target{*std::move(table), {}};
+  target.access.table = location->uri;
+  if (location->is_local()) {
+    DC_RETURN_IF_ERROR(CheckLocalTable(deps_.names.config->local, *location));
+    target.access.endpoint = {"local", {}, /*enforces_if_none_match=*/true};
+    target.access.local_root = LocalRootOf(deps_.names.config->local, *location).value_or("");
+    return target;
+  }
+  DC_ASSIGN_OR_RETURN(S3EndpointConfig endpoint,
+                      ResolveS3Endpoint(deps_.names.config->s3, location->bucket, ""));
+  target.access.endpoint = {endpoint.name, endpoint.service, endpoint.enforces_if_none_match};
+  if (action != Action::kCommit) return target;  // listing reads only the state store
+  if (deps_.vendor == nullptr) {
+    return UnimplementedError("commits through the Unity Catalog APIs to tables on S3 (" +
+                              location->uri +
+                              ") need credentials the service vends itself, and this service "
+                              "has no vendor");
+  }
+  // A client of these APIs sends no storage credentials: the service reads
+  // the staged commit and publishes as a session it vends itself.
+  const VendRequest own_request{*location, VendOperation::kReadWrite, "uc-commits-" + token.name};
+  StatusOr<VendedCredentials> own = deps_.vendor->Vend(own_request);
+  if (!own.ok()) {
+    return VendFailureForClient(own.status(), own_request, deps_.logger)
+        .WithContext("commits through the Unity Catalog APIs to " + location->uri +
+                     " are read and published with credentials this service vends itself");
+  }
+  target.access.credentials = std::move(own->credentials);
+  return target;
+}
+
+std::optional<UcError> UcCommitter::Ratify(const UcCommitTarget& target, const UcCommitInfo& info,
+                                           std::string_view file_field) const {
+  CommitRequest commit;
+  commit.access = target.access;
+  commit.version = info.version;
+  commit.staged_file = kStagedCommitsDir + info.file_name;
+  commit.staged_size = info.file_size;
+  commit.max_unpublished = deps_.max_unpublished_commits;
+  if (Status name = ValidateStagedCommitKey(*commit.staged_file, commit.version); !name.ok()) {
+    return UcErrorFor(
+        InvalidArgumentError("field \"" + std::string(file_field) + "\": " + name.message()));
+  }
+  CommitReply reply = deps_.commits->Commit(commit);
+  if (!reply.ok()) return ErrorForReply(reply);
+  return std::nullopt;
+}
+
+std::optional<UcError> UcCommitter::Backfilled(const UcCommitTarget& target,
+                                               Version version) const {
+  // The writer says it published up to that version: the publisher checks
+  // each file it finds against the ratified commit.
+  StatusOr<PendingCommitList> pending = deps_.commits->PendingCommits(target.access.table, 0);
+  if (!pending.ok()) return UcErrorFor(pending.status());
+  const Version latest = std::max<Version>(pending->latest, 0);
+  if (version > latest) {
+    return UcErrorFor(
+        InvalidArgumentError("Should not backfill version " + std::to_string(version) +
+                             " while the last version committed is " + std::to_string(latest)));
+  }
+  deps_.commits->publisher().Schedule(target.access);
+  // Delta sends this after a 429 (having published itself) and retries its
+  // commit at once: answer once the publisher has checked and recorded what
+  // the writer names, so that the retry finds room.
+  const Version through = std::min<Version>(version, latest);
+  if (!WaitPublishedThrough(target.access.table, through)) {
+    return UcErrorFor(UnavailableError(
+        "versions up to " + std::to_string(through) + " of " + target.access.table +
+        " are not published yet (the service publishes each after checking it): retry shortly"));
+  }
+  return std::nullopt;
+}
+
+StatusOr<UcPendingCommits> UcCommitter::Pending(const std::string& table) const {
+  DC_ASSIGN_OR_RETURN(PendingCommitList pending, deps_.commits->PendingCommits(table, 0));
+  UcPendingCommits answer;
+  // The listing is read after the latest version: a commit ratified in
+  // between is in it, and the latest version is never below a commit
+  // listed (readers require it).
+  answer.latest_version = std::max<Version>(pending.latest, 0);
+  for (const CommitRecord& record : pending.commits) {
+    answer.commits.push_back(InfoOf(record));
+    answer.latest_version = std::max(answer.latest_version, record.version);
+  }
+  return answer;
+}
+
+bool UcCommitter::WaitPublishedThrough(const std::string& table, Version through) const {
+  for (int poll = 0;; ++poll) {
+    StatusOr<PendingCommitList> pending = deps_.commits->PendingCommits(table, 0);
+    if (pending.ok() && (pending->commits.empty() || pending->commits.front().version > through)) {
+      return true;
+    }
+    if (poll == kPublishPolls) return false;
+    std::this_thread::sleep_for(kPublishPoll);
+  }
+}
+
+Status UcCommitter::ApplyMetadata(const std::string& table_id, Version version,
+                                  const std::function<Status(TableEntry&)>& change) const {
+  for (int attempt = 0; attempt < kMetadataAttempts; ++attempt) {
+    DC_ASSIGN_OR_RETURN(std::optional<TableEntry> table,
+                        deps_.names.catalog->GetTableById(table_id));
+    if (!table) return NotFoundError("Table not found: " + table_id);
+    if (table->metadata_version >= version) return OkStatus();
+    const int64_t read_at = table->updated_at_ms;
+    DC_RETURN_IF_ERROR(change(*table));
+    table->metadata_version = version;
+    // Strictly later, so that the compare-and-set sees every change.
+    table->updated_at_ms = std::max(deps_.names.clock->NowMillis(), read_at + 1);
+    Status updated = deps_.names.catalog->UpdateTable(*table, read_at);
+    if (updated.code() != StatusCode::kFailedPrecondition) return updated;
+  }
+  return UnavailableError("the table's catalog entry changed under each of " +
+                          std::to_string(kMetadataAttempts) + " attempts");
+}
+
+void UcCommitter::WarnMetadataNotApplied(const std::string& table_id, Version version,
+                                         const Status& failure) const {
+  if (deps_.logger == nullptr) return;
+  deps_.logger->Warn("catalog metadata not updated",
+                     {{"table_id", table_id}, {"version", version}, {"error", failure.message()}});
+}
+
+}  // namespace deltacommit::service::unity
