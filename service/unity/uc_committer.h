@@ -29,7 +29,7 @@
 
 #include "service/commits/commit_service.h"
 #include "service/http/json_logger.h"
-#include "service/unity/uc_rest_api.h"
+#include "service/unity/uc_api_deps.h"
 #include "service/vend/credential_vendor.h"
 
 namespace deltacommit::service::unity {

@@ -21,21 +21,11 @@ using Json = nlohmann::ordered_json;
 using http::Request;
 using http::Response;
 
-constexpr char kDeltaBase[] = "/delta/v1";
-
 Response Fail(const Status& status, UcObject object = UcObject::kOther) {
   return UcRestErrorAnswer(UcErrorFor(status, object));
 }
 Response DeltaFail(const Status& status, UcObject object = UcObject::kOther) {
   return DeltaApiErrorAnswer(UcErrorFor(status, object));
-}
-
-// The Delta API's token check: 401 in its own shape.
-Response WithDeltaToken(const Authenticator& authenticator, const Request& request,
-                        const std::function<Response(const TokenConfig&)>& handle) {
-  StatusOr<const TokenConfig*> token = authenticator.Authenticate(request.Header("authorization"));
-  if (!token.ok()) return DeltaFail(token.status());
-  return handle(**token);
 }
 
 Action ActionFor(VendOperation operation) {
@@ -114,7 +104,7 @@ Response DeltaCredentialsAnswer(const UcCredentialsApi::Grant& grant) {
 
 Status UcCredentialsApi::AddRoutes(http::Router& router) {
   const std::string base = kUcRestBase;
-  const std::string delta = base + kDeltaBase;
+  const std::string delta = base + kDeltaApiBase;
   using Handler = Response (UcCredentialsApi::*)(const Request&);
   const std::pair<std::pair<const char*, std::string>, Handler> routes[] = {
       {{"POST", base + "/temporary-table-credentials"},

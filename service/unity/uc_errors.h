@@ -18,6 +18,8 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
+#include <variant>
 
 #include "deltacommit/status.h"
 #include "service/http/http_message.h"
@@ -48,6 +50,24 @@ UcError UcErrorFor(const Status& status, UcObject object = UcObject::kOther);
 UcError CommitVersionConflict(std::string message);      // 409 both
 UcError UpdateRequirementConflict(std::string message);  // 409 both
 UcError MaxCommitsReached(std::string message);          // 429 both
+
+// A value, or the error to answer in either API's shape: what a rule both
+// APIs share returns, since the rule knows which object a "not found" names.
+template <typename T>
+class UcOr {
+ public:
+  UcOr(T value) : value_(std::move(value)) {}        // NOLINT: implicit, as StatusOr
+  UcOr(UcError error) : value_(std::move(error)) {}  // NOLINT
+  bool ok() const { return std::holds_alternative<T>(value_); }
+  const UcError& error() const { return std::get<UcError>(value_); }
+  T& operator*() { return std::get<T>(value_); }
+  const T& operator*() const { return std::get<T>(value_); }
+  T* operator->() { return &std::get<T>(value_); }
+  const T* operator->() const { return &std::get<T>(value_); }
+
+ private:
+  std::variant<T, UcError> value_;
+};
 
 http::Response UcRestErrorAnswer(const UcError& error);
 http::Response DeltaApiErrorAnswer(const UcError& error);

@@ -25,8 +25,6 @@ using http::Response;
 
 constexpr int64_t kDefaultMaxResults = 100;
 constexpr int64_t kMaxMaxResults = 1000;
-// The table property that names a managed table's id (UC and Delta agree).
-constexpr char kTableIdProperty[] = "io.unitycatalog.tableId";
 
 Response Answer(const Json& json) { return Response::Json(200, DumpJson(json)); }
 Response Fail(const Status& status, UcObject object = UcObject::kOther) {
@@ -82,12 +80,7 @@ StatusOr<int64_t> MaxResults(const Request& request) {
 
 }  // namespace
 
-Response WithUcToken(const Authenticator& authenticator, const Request& request,
-                     const std::function<Response(const TokenConfig&)>& handle) {
-  StatusOr<const TokenConfig*> token = authenticator.Authenticate(request.Header("authorization"));
-  if (!token.ok()) return UcRestErrorAnswer(UcErrorFor(token.status()));
-  return handle(**token);
-}
+UcRestApi::UcRestApi(UnityApiDeps deps) : deps_(deps), tables_(deps) {}
 
 Response UcRestApi::WithToken(const Request& request,
                               const std::function<Response(const TokenConfig&)>& handle) const {
@@ -121,52 +114,6 @@ Status UcRestApi::AddRoutes(http::Router& router) {
   return OkStatus();
 }
 
-StatusOr<TableUri> UcRestApi::ServedLocation(const TokenConfig& token, std::string_view field,
-                                             std::string_view uri) const {
-  StatusOr<TableUri> location = NormalizeTableUri(uri);
-  if (!location.ok()) {
-    return InvalidArgumentError("field \"" + std::string(field) +
-                                "\": " + location.status().message());
-  }
-  if (location->is_local()) {
-    DC_RETURN_IF_ERROR(CheckLocalTable(deps_.config->local, *location));
-  } else {
-    DC_RETURN_IF_ERROR(ResolveS3Endpoint(deps_.config->s3, location->bucket, "").status());
-  }
-  DC_RETURN_IF_ERROR(Authorize(token, *location, Action::kCommit));
-  return location;
-}
-
-StatusOr<std::string> UcRestApi::ManagedRoot(const std::string& catalog,
-                                             const std::string& schema) const {
-  DC_ASSIGN_OR_RETURN(std::optional<CatalogEntry> catalog_entry,
-                      deps_.catalog->GetCatalog(catalog));
-  if (!catalog_entry) return NotFoundError("Catalog not found: " + catalog);
-  DC_ASSIGN_OR_RETURN(std::optional<SchemaEntry> schema_entry,
-                      deps_.catalog->GetSchema(catalog, schema));
-  if (!schema_entry) return NotFoundError("Schema not found: " + catalog + "." + schema);
-  if (!schema_entry->storage_root.empty()) return schema_entry->storage_root;
-  if (!catalog_entry->storage_root.empty()) return catalog_entry->storage_root;
-  return InvalidArgumentError("neither schema " + catalog + "." + schema + " nor catalog " +
-                              catalog +
-                              " has a storage_root, so a managed table there has no place: "
-                              "create the catalog or schema with a storage_root");
-}
-
-UcError UcRestApi::TableNotFound(const TableName& name) const {
-  StatusOr<std::optional<SchemaEntry>> schema = deps_.catalog->GetSchema(name.catalog, name.schema);
-  if (!schema.ok()) return UcErrorFor(schema.status());
-  if (!*schema) {
-    StatusOr<std::optional<CatalogEntry>> catalog = deps_.catalog->GetCatalog(name.catalog);
-    if (catalog.ok() && !*catalog) {
-      return UcErrorFor(NotFoundError("Catalog not found: " + name.catalog), UcObject::kCatalog);
-    }
-    return UcErrorFor(NotFoundError("Schema not found: " + name.catalog + "." + name.schema),
-                      UcObject::kSchema);
-  }
-  return UcErrorFor(NotFoundError("Table not found: " + name.FullName()), UcObject::kTable);
-}
-
 // --- catalogs ---------------------------------------------------------------
 
 StatusOr<ContainerEntry> UcRestApi::NewContainer(const UcBody& body, const TokenConfig& token,
@@ -180,7 +127,7 @@ StatusOr<ContainerEntry> UcRestApi::NewContainer(const UcBody& body, const Token
   DC_RETURN_IF_ERROR(AuthorizeName(token, full_name, Action::kManage));
   ContainerEntry entry;
   if (*root) {
-    DC_ASSIGN_OR_RETURN(TableUri location, ServedLocation(token, "storage_root", **root));
+    DC_ASSIGN_OR_RETURN(TableUri location, tables_.ServedLocation(token, "storage_root", **root));
     entry.storage_root = location.uri;
   }
   entry.id = NewUuid();
@@ -351,32 +298,9 @@ Response UcRestApi::CreateStagingTable(const Request& request) {
     const TableName table{*catalog, *schema, *name};
     StatusOr<TableName> checked = ParseTableName(table.FullName());
     if (!checked.ok()) return Fail(checked.status());
-    if (Status allowed = AuthorizeName(token, table.FullName(), Action::kCommit); !allowed.ok()) {
-      return Fail(allowed);
-    }
-    StatusOr<std::string> root = ManagedRoot(*catalog, *schema);
-    if (root.status().IsNotFound()) return Fail(TableNotFound(table));
-    if (!root.ok()) return Fail(root.status());
-    StatusOr<std::optional<TableEntry>> existing = deps_.catalog->GetTable(table);
-    if (!existing.ok()) return Fail(existing.status());
-    if (*existing) {
-      return Fail(AlreadyExistsError("Table already exists: " + table.FullName()),
-                  UcObject::kTable);
-    }
-    StagingTableEntry staging;
-    staging.table_id = NewUuid();
-    StatusOr<TableUri> location =
-        ServedLocation(token, "storage_root", *root + "/tables/" + staging.table_id);
-    if (!location.ok()) return Fail(location.status());
-    staging.catalog = *catalog;
-    staging.schema = *schema;
-    staging.name = *name;
-    staging.location = location->uri;
-    staging.owner = token.name;
-    staging.created_at_ms = deps_.clock->NowMillis();
-    Status created = deps_.catalog->CreateStagingTable(staging);
-    if (!created.ok()) return Fail(created, UcObject::kSchema);
-    return Answer(StagingTableInfo(staging));
+    UcOr<StagingTableEntry> staging = tables_.Stage(token, table);
+    if (!staging.ok()) return Fail(staging.error());
+    return Answer(StagingTableInfo(*staging));
   });
 }
 
@@ -396,8 +320,9 @@ Response UcRestApi::CreateTable(const Request& request) {
             {name.status(), catalog.status(), schema.status(), type_name.status(), format.status(),
              location_text.status(), comment.status(), properties.status()}))
       return Fail(*bad);
-    const TableName table_name{*catalog, *schema, *name};
-    if (Status checked = ParseTableName(table_name.FullName()).status(); !checked.ok()) {
+    TableEntry table;
+    table.name = {*catalog, *schema, *name};
+    if (Status checked = ParseTableName(table.name.FullName()).status(); !checked.ok()) {
       return Fail(checked);
     }
     StatusOr<TableType> type = ParseTableType(*type_name);
@@ -413,73 +338,19 @@ Response UcRestApi::CreateTable(const Request& request) {
         columns == nullptr ? InvalidArgumentError("field \"columns\" is required")
                            : SchemaStringFromColumnInfos(Json(*columns));
     if (!schema_string.ok()) return Fail(schema_string.status());
-    if (Status allowed = AuthorizeName(token, table_name.FullName(), Action::kCommit);
-        !allowed.ok()) {
-      return Fail(allowed);
-    }
-    StatusOr<TableUri> location = ServedLocation(token, "storage_location", *location_text);
-    if (!location.ok()) return Fail(location.status());
-
-    TableEntry table;
-    table.name = table_name;
     table.type = *type;
-    table.storage_location = location->uri;
+    table.storage_location = *location_text;
     table.comment = comment->value_or("");
     table.columns_json = *schema_string;
     table.properties = *std::move(properties);
-    table.owner = token.name;
-    table.created_at_ms = table.updated_at_ms = deps_.clock->NowMillis();
     for (const nlohmann::json& column : *columns) {
       if (column.contains("partition_index") && column["partition_index"].is_number_integer()) {
         table.partition_columns.push_back(column.value("name", ""));
       }
     }
-    std::optional<std::string> staging_id;
-    if (table.type == TableType::kManaged) {
-      StatusOr<std::optional<StagingTableEntry>> staging =
-          deps_.catalog->FindStagingTableByLocation(table.storage_location);
-      if (!staging.ok()) return Fail(staging.status());
-      if (!*staging) {
-        return Fail(NotFoundError("Staging table not found: " + table.storage_location +
-                                  " (create a managed table at the location POST "
-                                  "/staging-tables gave)"),
-                    UcObject::kTable);
-      }
-      const TableName staged_as{(*staging)->catalog, (*staging)->schema, (*staging)->name};
-      if (!(staged_as == table_name)) {
-        return Fail(InvalidArgumentError("the staging table at " + table.storage_location +
-                                         " was staged as " + staged_as.FullName() + ", not " +
-                                         table_name.FullName()));
-      }
-      if ((*staging)->owner != token.name) {
-        return Fail(PermissionDeniedError("the staging table at " + table.storage_location +
-                                          " was created by another token"));
-      }
-      auto id = table.properties.find(kTableIdProperty);
-      if (id == table.properties.end() || id->second != (*staging)->table_id) {
-        return Fail(InvalidArgumentError(std::string("property ") + kTableIdProperty + " must be " +
-                                         (*staging)->table_id + ", the staging table's id"));
-      }
-      table.table_id = (*staging)->table_id;
-      staging_id = table.table_id;
-    } else {
-      // A staging location is its managed table's, staged or not.
-      StatusOr<std::optional<StagingTableEntry>> staging =
-          deps_.catalog->FindStagingTableByLocation(table.storage_location);
-      if (!staging.ok()) return Fail(staging.status());
-      if (*staging) {
-        return Fail(AlreadyExistsError(table.storage_location + " is the location of staging table " +
-                                       (*staging)->table_id + " (" + (*staging)->catalog + "." +
-                                       (*staging)->schema + "." + (*staging)->name +
-                                       "): an external table cannot be made there"),
-                    UcObject::kTable);
-      }
-      table.table_id = NewUuid();
-    }
-    Status created = deps_.catalog->CreateTable(table, staging_id);
-    if (created.IsNotFound()) return Fail(TableNotFound(table_name));
-    if (!created.ok()) return Fail(created, UcObject::kTable);
-    StatusOr<Json> info = TableInfo(table);
+    UcOr<TableEntry> created = tables_.Register(token, std::move(table));
+    if (!created.ok()) return Fail(created.error());
+    StatusOr<Json> info = TableInfo(*created);
     if (!info.ok()) return Fail(info.status());
     return Answer(*info);
   });
@@ -494,7 +365,7 @@ Response UcRestApi::GetTable(const Request& request) {
     }
     StatusOr<std::optional<TableEntry>> table = deps_.catalog->GetTable(*name);
     if (!table.ok()) return Fail(table.status());
-    if (!*table) return Fail(TableNotFound(*name));
+    if (!*table) return Fail(tables_.TableNotFound(*name));
     StatusOr<Json> info = TableInfo(**table);
     if (!info.ok()) return Fail(info.status());
     return Answer(*info);
@@ -533,7 +404,7 @@ Response UcRestApi::ListTables(const Request& request) {
     StatusOr<std::vector<TableEntry>> tables =
         deps_.catalog->ListTables(catalog, schema, after, *limit);
     if (!tables.ok()) {
-      if (tables.status().IsNotFound()) return Fail(TableNotFound({catalog, schema, "-"}));
+      if (tables.status().IsNotFound()) return Fail(tables_.TableNotFound({catalog, schema, "-"}));
       return Fail(tables.status());
     }
     Json listed = Json::array();
@@ -560,7 +431,7 @@ Response UcRestApi::DeleteTable(const Request& request) {
       return Fail(allowed);
     }
     Status deleted = deps_.catalog->DeleteTable(*name);
-    if (deleted.IsNotFound()) return Fail(TableNotFound(*name));
+    if (deleted.IsNotFound()) return Fail(tables_.TableNotFound(*name));
     if (!deleted.ok()) return Fail(deleted, UcObject::kTable);
     return Answer(Json::object());
   });

@@ -28,35 +28,14 @@
 #include <optional>
 #include <string>
 
-#include "deltacommit/clock.h"
-#include "service/catalog/catalog_store.h"
-#include "service/config/auth.h"
-#include "service/config/service_config.h"
-#include "service/config/table_uri.h"
-#include "service/http/router.h"
-#include "service/unity/uc_body.h"
-#include "service/unity/uc_errors.h"
+#include "service/unity/uc_api_deps.h"
+#include "service/unity/uc_tables.h"
 
 namespace deltacommit::service::unity {
 
-inline constexpr char kUcRestBase[] = "/api/2.1/unity-catalog";
-
-// What the handlers use; each must outlive the API object.
-struct UnityApiDeps {
-  const ServiceConfig* config = nullptr;
-  const Authenticator* authenticator = nullptr;
-  CatalogStore* catalog = nullptr;
-  Clock* clock = nullptr;
-};
-
-// Runs `handle` with the request's token, or answers 401 in UC REST's
-// shape: every handler authenticates before it reads anything else.
-http::Response WithUcToken(const Authenticator& authenticator, const http::Request& request,
-                           const std::function<http::Response(const TokenConfig&)>& handle);
-
 class UcRestApi {
  public:
-  explicit UcRestApi(UnityApiDeps deps) : deps_(deps) {}
+  explicit UcRestApi(UnityApiDeps deps);
 
   // Registers every route on `router`; the router must not outlive this.
   Status AddRoutes(http::Router& router);
@@ -80,26 +59,14 @@ class UcRestApi {
   // authenticates before it reads anything else.
   http::Response WithToken(const http::Request& request,
                            const std::function<http::Response(const TokenConfig&)>& handle) const;
-  // The storage location `uri` normalised, if this service serves it and
-  // `token` may commit there; kInvalidArgument / kPermissionDenied naming
-  // `field` otherwise.
-  StatusOr<TableUri> ServedLocation(const TokenConfig& token, std::string_view field,
-                                    std::string_view uri) const;
   // The fields POST /catalogs and POST /schemas share, read from `body`:
   // a new container (catalog or schema) of `full_name`, not yet named,
   // once `token` may manage that name and its storage_root (if any) is a
   // location it serves. kInvalidArgument, kPermissionDenied otherwise.
   StatusOr<ContainerEntry> NewContainer(const UcBody& body, const TokenConfig& token,
                                         const std::string& full_name) const;
-  // Where the managed tables of `catalog`.`schema` go: the schema's
-  // storage root, else the catalog's; kInvalidArgument when neither has
-  // one, kNotFound naming which is missing.
-  StatusOr<std::string> ManagedRoot(const std::string& catalog, const std::string& schema) const;
-  // The most precise "not found" for a table that is not there: its catalog,
-  // its schema, or the table itself.
-  UcError TableNotFound(const TableName& name) const;
-
   const UnityApiDeps deps_;
+  const UcTables tables_;
 };
 
 }  // namespace deltacommit::service::unity
