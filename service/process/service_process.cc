@@ -17,6 +17,7 @@
 #include "service/http/run_until_signal.h"
 #include "service/process/open_state_store.h"
 #include "service/vend/sts_credential_vendor.h"
+#include "service/unity/delta_rest_api.h"
 #include "service/unity/uc_commits_api.h"
 #include "service/unity/uc_credentials_api.h"
 #include "service/unity/uc_rest_api.h"
@@ -109,7 +110,10 @@ class Service {
         vendor_(config.s3, *sts_http_, *service_credentials_),
         unity_commits_({UnityDeps(), &commits_, config.commits.max_unpublished_commits, &logger_,
                         &vendor_}),
-        unity_credentials_(UnityDeps(), vendor_, &logger_) {}
+        unity_credentials_(UnityDeps(), vendor_, &logger_),
+        delta_api_({UnityDeps(), &commits_, config.commits.max_unpublished_commits, &logger_,
+                    &vendor_},
+                   unity_credentials_) {}
 
   ServiceExitCode Run(const std::string& port_file) {
     http::Router router;
@@ -119,6 +123,7 @@ class Service {
     if (Status routes = unity_credentials_.AddRoutes(router); !routes.ok()) {
       return ReportError(routes);
     }
+    if (Status routes = delta_api_.AddRoutes(router); !routes.ok()) return ReportError(routes);
     http::HttpServer server(ServerOptions(config_), std::move(router), &metrics_, &logger_);
     api_.SetStoppingProbe([&server] { return server.stopping(); });
     if (Status started = server.Start(); !started.ok()) return ReportError(started);
@@ -174,6 +179,8 @@ class Service {
   StsCredentialVendor vendor_;
   unity::UcCommitsApi unity_commits_;
   unity::UcCredentialsApi unity_credentials_;
+  // The Delta REST API (/delta/v1): the same catalog and commits.
+  unity::DeltaRestApi delta_api_;
 };
 
 }  // namespace

@@ -1,5 +1,10 @@
 #include "service/unity/uc_api_deps.h"
 
+#include <string>
+#include <utility>
+
+#include "service/config/catalog_names.h"
+
 namespace deltacommit::service::unity {
 namespace {
 
@@ -21,6 +26,16 @@ http::Response WithUcToken(const Authenticator& authenticator, const http::Reque
 http::Response WithDeltaToken(const Authenticator& authenticator, const http::Request& request,
                               const std::function<http::Response(const TokenConfig&)>& handle) {
   return WithToken(authenticator, request, &DeltaApiErrorAnswer, handle);
+}
+
+StatusOr<TableName> PathTableName(const http::Request& request) {
+  TableName name{std::string(request.PathParam("catalog").value_or("")),
+                 std::string(request.PathParam("schema").value_or("")),
+                 std::string(request.PathParam("table").value_or(""))};
+  DC_RETURN_IF_ERROR(ValidateCatalogName("catalog", name.catalog));
+  DC_RETURN_IF_ERROR(ValidateCatalogName("schema", name.schema));
+  if (request.PathParam("table")) DC_RETURN_IF_ERROR(ValidateCatalogName("table", name.name));
+  return name;
 }
 
 }  // namespace deltacommit::service::unity

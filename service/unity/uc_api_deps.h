@@ -37,4 +37,9 @@ http::Response WithUcToken(const Authenticator& authenticator, const http::Reque
 http::Response WithDeltaToken(const Authenticator& authenticator, const http::Request& request,
                               const std::function<http::Response(const TokenConfig&)>& handle);
 
+// The names of the Delta API's paths (/catalogs/{catalog}/schemas/{schema}
+// [/tables/{table}]), each checked with ValidateCatalogName; `name` is left
+// empty when the route has no {table}.
+StatusOr<TableName> PathTableName(const http::Request& request);
+
 }  // namespace deltacommit::service::unity

@@ -176,16 +176,16 @@ bool UcCommitter::WaitPublishedThrough(const std::string& table, Version through
   }
 }
 
-Status UcCommitter::ApplyMetadata(const std::string& table_id, Version version,
+Status UcCommitter::ApplyMetadata(const std::string& table_id, std::optional<Version> version,
                                   const std::function<Status(TableEntry&)>& change) const {
   for (int attempt = 0; attempt < kMetadataAttempts; ++attempt) {
     DC_ASSIGN_OR_RETURN(std::optional<TableEntry> table,
                         deps_.names.catalog->GetTableById(table_id));
     if (!table) return NotFoundError("Table not found: " + table_id);
-    if (table->metadata_version >= version) return OkStatus();
+    if (version && table->metadata_version >= *version) return OkStatus();
     const int64_t read_at = table->updated_at_ms;
     DC_RETURN_IF_ERROR(change(*table));
-    table->metadata_version = version;
+    if (version) table->metadata_version = *version;
     // Strictly later, so that the compare-and-set sees every change.
     table->updated_at_ms = std::max(deps_.names.clock->NowMillis(), read_at + 1);
     Status updated = deps_.names.catalog->UpdateTable(*table, read_at);

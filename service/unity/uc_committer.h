@@ -97,8 +97,10 @@ class UcCommitter {
 
   // Applies `change` to the catalog's entry of `table_id` as commit
   // `version`'s metadata, unless a later commit's metadata is there
-  // already; a compare-and-set on updated_at_ms, retried a few times.
-  Status ApplyMetadata(const std::string& table_id, Version version,
+  // already (no `version`: a change of the entry alone, made whatever
+  // commits hold). A compare-and-set on updated_at_ms, retried a few times
+  // on a fresh read; an error of `change` stops it and is returned.
+  Status ApplyMetadata(const std::string& table_id, std::optional<Version> version,
                        const std::function<Status(TableEntry&)>& change) const;
 
   // Logs (never answers) a ratified commit whose catalog entry could not

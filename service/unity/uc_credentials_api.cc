@@ -78,9 +78,9 @@ Response TemporaryCredentialsAnswer(const UcCredentialsApi::Grant& grant) {
   return NoStore(Response::Json(200, DumpJson(answer)));
 }
 
-// The Delta API's DeltaCredentialsResponse: one credential for the
+// The Delta API's DeltaStorageCredential list: one credential for the
 // location.
-Response DeltaCredentialsAnswer(const UcCredentialsApi::Grant& grant) {
+Json DeltaStorageCredentials(const UcCredentialsApi::Grant& grant) {
   // The prefix ends in '/', as the spec's examples do: a client that picks
   // the longest prefix a path starts with never applies a table's
   // credential to a sibling that shares its name.
@@ -96,8 +96,13 @@ Response DeltaCredentialsAnswer(const UcCredentialsApi::Grant& grant) {
   }
   // A local location's credential is empty and never expires: no
   // expiration, as Unity Catalog's own server leaves it out.
+  return Json::array({credential});
+}
+
+// DeltaCredentialsResponse.
+Response DeltaCredentialsAnswer(const UcCredentialsApi::Grant& grant) {
   return NoStore(
-      Response::Json(200, DumpJson(Json{{"storage-credentials", Json::array({credential})}})));
+      Response::Json(200, DumpJson(Json{{"storage-credentials", DeltaStorageCredentials(grant)}})));
 }
 
 }  // namespace
@@ -163,20 +168,13 @@ Response UcCredentialsApi::TemporaryPathCredentials(const Request& request) {
 
 Response UcCredentialsApi::DeltaTableCredentials(const Request& request) {
   return WithDeltaToken(*deps_.authenticator, request, [&](const TokenConfig& token) -> Response {
-    TableName name{std::string(request.PathParam("catalog").value_or("")),
-                   std::string(request.PathParam("schema").value_or("")),
-                   std::string(request.PathParam("table").value_or(""))};
-    for (const auto& [what, value] :
-         {std::pair<const char*, const std::string*>{"catalog", &name.catalog},
-          {"schema", &name.schema},
-          {"table", &name.name}}) {
-      if (Status valid = ValidateCatalogName(what, *value); !valid.ok()) return DeltaFail(valid);
-    }
+    StatusOr<TableName> name = PathTableName(request);
+    if (!name.ok()) return DeltaFail(name.status());
     StatusOr<std::string> text = RequiredQuery(request, "operation");
     if (!text.ok()) return DeltaFail(text.status());
     StatusOr<VendOperation> operation = TableOperation("query parameter \"operation\"", *text);
     if (!operation.ok()) return DeltaFail(operation.status());
-    StatusOr<Grant> grant = ForTableName(token, name, *operation);
+    StatusOr<Grant> grant = ForTableName(token, *name, *operation);
     if (!grant.ok()) return DeltaFail(grant.status(), UcObject::kTable);
     return DeltaCredentialsAnswer(*grant);
   });
@@ -207,6 +205,13 @@ Response UcCredentialsApi::DeltaPathCredentials(const Request& request) {
     if (!grant.ok()) return DeltaFail(grant.status());
     return DeltaCredentialsAnswer(*grant);
   });
+}
+
+StatusOr<nlohmann::ordered_json> UcCredentialsApi::StagingTableStorageCredentials(
+    const TokenConfig& token, const std::string& table_id) {
+  DC_ASSIGN_OR_RETURN(Grant grant, ForTableId(token, table_id, VendOperation::kReadWrite,
+                                              /*staging_only=*/true));
+  return DeltaStorageCredentials(grant);
 }
 
 // ---- Grants ----------------------------------------------------------------------

@@ -61,6 +61,13 @@ class UcCredentialsApi {
   http::Response DeltaStagingTableCredentials(const http::Request& request);
   http::Response DeltaPathCredentials(const http::Request& request);
 
+  // The Delta API's storage-credentials list (DeltaStorageCredential) of
+  // an unfinalised staging table for the token that staged it: READ_WRITE,
+  // which its first commit needs. Errors as the staging credentials route
+  // answers them; the caller's answer must carry Cache-Control: no-store.
+  StatusOr<nlohmann::ordered_json> StagingTableStorageCredentials(const TokenConfig& token,
+                                                                  const std::string& table_id);
+
   // What a request is granted: its location and operation, and the vended
   // credentials (none for a local location).
   struct Grant {
