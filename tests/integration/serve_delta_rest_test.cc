@@ -17,6 +17,7 @@
 
 #include "common/serve_process.h"
 #include "deltacommit/log_path.h"
+#include "doc_table.h"
 #include "service/config/auth.h"
 #include "service/http/http_test_util.h"
 
@@ -434,6 +435,50 @@ TEST_F(ServeDeltaRestTest, ExistsMetricsRenameAndDelete) {
               "NoSuchSchemaException", "");
   // The files and the commit history stay.
   EXPECT_TRUE(fs::exists(path_ / "_delta_log" / "00000000000000000000.json"));
+}
+
+// docs/bad-inputs.md "The Delta REST API": each row's status, type and
+// message, and none ratifies, publishes or changes anything.
+TEST_F(ServeDeltaRestTest, EveryBadInputRowGetsItsStatusTypeAndErrorAndChangesNothing) {
+  const json created = CreateManagedTable();
+  const std::string etag = created["metadata"].value("etag", "");
+  const json staged = PutStaged(1, "a.parquet");
+  const json protocol = Body(Call("POST", "/delta/v1/catalogs/main/schemas/sales/staging-tables",
+                                  {{"name", "x"}}))["required-protocol"];
+  auto fill = [&](std::string text) {
+    for (const auto& [name, value] : {std::pair<std::string, std::string>{"$TABLE_ID", table_id_},
+                                      {"$ETAG", etag},
+                                      {"$PROTOCOL", protocol.dump()},
+                                      {"$STAGED", staged["file-name"].get<std::string>()},
+                                      {"$SIZE", std::to_string(staged["file-size"].get<int64_t>())},
+                                      {"$ROOT", root_.string()}}) {
+      text = ReplaceAll(text, name, value);
+    }
+    return text;
+  };
+  const auto rows = DocRequestRows(DELTACOMMIT_BAD_INPUTS_DOC,
+                                   "The Delta REST API (`/api/2.1/unity-catalog/delta/v1`)", fill);
+  ASSERT_GE(rows.size(), 40u);
+  for (const RequestRow& row : rows) {
+    SCOPED_TRACE(row.what);
+    ASSERT_NE(row.status, 0) << "a row needs 7 cells and \"METHOD /path\"";
+    const std::string token = row.token == "admin"    ? kToken
+                              : row.token == "reader" ? kReaderToken
+                                                      : "not-a-token-" + NewUuid();
+    http::testing::RawConnection connection(serve_->port());
+    ASSERT_TRUE(connection.Send(http::testing::RawRequest(
+        row.method, kUc + row.path,
+        "Authorization: Bearer " + token + "\r\nContent-Type: application/json\r\n", row.body)));
+    std::optional<http::testing::RawResponse> response = connection.ReadResponse();
+    ASSERT_TRUE(response.has_value());
+    ExpectError(*response, row.status, row.code, row.says);
+  }
+  // Nothing ratified, published or changed; the staged commit is fine.
+  const json loaded = Body(Call("GET", kTable, nullptr));
+  EXPECT_EQ(loaded["latest-table-version"], 0);
+  EXPECT_EQ(loaded["metadata"]["etag"], etag);
+  EXPECT_FALSE(fs::exists(path_ / "_delta_log" / "00000000000000000001.json"));
+  EXPECT_EQ(Call("POST", kTable, Update(json::array({AddCommit(staged)}), etag)).status, 200);
 }
 
 }  // namespace
