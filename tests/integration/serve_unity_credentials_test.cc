@@ -413,6 +413,89 @@ TEST_F(ServeUnityCredentialsTest, CommitsToAnS3TableArePublishedWithTheServicesO
   EXPECT_EQ(*table.store->Get("_delta_log/_staged_commits/" + first), Actions("v1"));
 }
 
+// The Delta REST API's sequence on S3: a staging table with vended
+// credentials, version 0 written with them, create, then update-table's
+// add-commit, read and published by the service with its own session.
+TEST_F(ServeUnityCredentialsTest, TheDeltaApiCreatesAndCommitsToAnS3Table) {
+  const std::string delta = std::string(kBase) + "/delta/v1/catalogs/main/schemas/sales";
+  aws::HttpResponse staged =
+      Send("POST", delta + "/staging-tables", json{{"name", "events"}}.dump(), admin_token_);
+  ASSERT_EQ(staged.status, 200) << staged.body;
+  const json staging = json::parse(staged.body);
+  const std::string id = staging["table-id"], location = staging["location"];
+  EXPECT_EQ(staged.Header("Cache-Control"), "no-store");
+  ASSERT_EQ(staging["storage-credentials"].size(), 1u);
+  const json& c = staging["storage-credentials"][0];
+  EXPECT_EQ(c["prefix"], location + "/");
+  const json as_uc = {{"aws_temp_credentials",
+                       {{"access_key_id", c["config"]["s3.access-key-id"]},
+                        {"secret_access_key", c["config"]["s3.secret-access-key"]},
+                        {"session_token", c["config"]["s3.session-token"]}}},
+                      {"expiration_time", c["expiration-time-ms"]}};
+  VendedStore table = StoreWith(as_uc, location);
+  const json& protocol = staging["required-protocol"];
+  const std::string version0 =
+      json{{"commitInfo",
+            {{"timestamp", 1'700'000'000'000}, {"inCommitTimestamp", 1'700'000'000'000}}}}
+          .dump() +
+      "\n" +
+      json{{"protocol",
+            {{"minReaderVersion", 3},
+             {"minWriterVersion", 7},
+             {"readerFeatures", protocol["reader-features"]},
+             {"writerFeatures", protocol["writer-features"]}}}}
+          .dump() +
+      "\n" +
+      json{{"metaData",
+            {{"id", id},
+             {"format", {{"provider", "parquet"}, {"options", json::object()}}},
+             {"schemaString", R"({"type":"struct","fields":[]})"},
+             {"partitionColumns", json::array()},
+             {"configuration", staging["required-properties"]}}}}
+          .dump() +
+      "\n";
+  ASSERT_TRUE(table.store->Put("_delta_log/00000000000000000000.json", version0).ok());
+  aws::HttpResponse created =
+      Send("POST", delta + "/tables",
+           json{{"name", "events"},
+                {"location", location},
+                {"table-type", "MANAGED"},
+                {"columns", {{"type", "struct"}, {"fields", json::array()}}},
+                {"protocol", protocol},
+                {"properties", staging["required-properties"]},
+                {"last-commit-timestamp-ms", 1'700'000'000'000}}
+               .dump(),
+           admin_token_);
+  ASSERT_EQ(created.status, 200) << created.body;
+  const std::string etag = json::parse(created.body)["metadata"]["etag"];
+
+  const std::string name = "00000000000000000001." + NewUuid() + ".json";
+  ASSERT_TRUE(table.store->Put("_delta_log/_staged_commits/" + name, Actions("v1")).ok());
+  const json update = {
+      {"requirements",
+       {{{"type", "assert-table-uuid"}, {"uuid", id}}, {{"type", "assert-etag"}, {"etag", etag}}}},
+      {"updates", json::array({{{"action", "add-commit"},
+                                {"commit",
+                                 {{"version", 1},
+                                  {"timestamp", 1'700'000'001'000},
+                                  {"file-name", name},
+                                  {"file-size", static_cast<int64_t>(Actions("v1").size())},
+                                  {"file-modification-timestamp", 1'700'000'001'000}}}}})}};
+  aws::HttpResponse committed = Send("POST", delta + "/tables/events", update.dump(), admin_token_);
+  ASSERT_EQ(committed.status, 200) << committed.body;
+  EXPECT_EQ(json::parse(committed.body)["latest-table-version"], 1);
+  EXPECT_EQ(Send("POST", delta + "/tables/events", update.dump(), admin_token_).status, 200);
+  std::string published;
+  for (int i = 0; i < 200 && published.empty(); ++i) {
+    StatusOr<std::string> got = table.store->Get("_delta_log/00000000000000000001.json");
+    if (got.ok())
+      published = *got;
+    else
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_EQ(published, Actions("v1"));
+}
+
 TEST_F(ServeUnityCredentialsTest, ABucketThatVendsNothingSaysHowToConfigureIt) {
   StartWithVending("");
   aws::HttpResponse r = TableCredentials("READ");
