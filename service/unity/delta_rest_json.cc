@@ -176,29 +176,7 @@ StatusOr<Json> ParseDeltaDomainMetadata(const nlohmann::json& updates, std::stri
 }
 
 StatusOr<UcCommitInfo> ParseDeltaCommit(const nlohmann::json& commit, std::string_view where) {
-  if (!commit.is_object()) return Bad(where, "must be an object");
-  const std::string at(where);
-  auto positive = [&](const char* field) -> StatusOr<int64_t> {
-    DC_ASSIGN_OR_RETURN(int64_t value, RequiredInt(commit, at, field));
-    if (value <= 0) return Bad(at + "." + field, "must be above 0");
-    return value;
-  };
-  StatusOr<int64_t> version = positive("version");
-  StatusOr<int64_t> timestamp = positive("timestamp");
-  StatusOr<std::string> file_name = RequiredString(commit, at, "file-name");
-  StatusOr<int64_t> file_size = positive("file-size");
-  StatusOr<int64_t> modified = positive("file-modification-timestamp");
-  if (std::optional<Status> bad =
-          FirstError({version.status(), timestamp.status(), file_name.status(), file_size.status(),
-                      modified.status()}))
-    return *bad;
-  if (file_name->empty() || *file_name == "." || *file_name == ".." ||
-      file_name->find_first_of("/\\") != std::string::npos) {
-    return Bad(at + ".file-name", QuoteForMessage(*file_name) +
-                                      " must be one file name under _delta_log/_staged_commits/ "
-                                      "(no '/', '\\', \".\" or \"..\")");
-  }
-  return UcCommitInfo{*version, *timestamp, *std::move(file_name), *file_size, *modified};
+  return ParseCommitInfo(commit, where, kDeltaApiCommitFields);
 }
 
 Json DeltaCommitJson(const UcCommitInfo& commit) {

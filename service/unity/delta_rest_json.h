@@ -38,8 +38,7 @@ StatusOr<nlohmann::ordered_json> ParseDeltaProtocol(const nlohmann::json& protoc
 StatusOr<nlohmann::ordered_json> ParseDeltaDomainMetadata(const nlohmann::json& updates,
                                                           std::string_view where);
 
-// A DeltaCommit: version >= 1, timestamp, file-size and
-// file-modification-timestamp > 0, file-name one plain file name.
+// A DeltaCommit, read as ParseCommitInfo reads the Delta API's spelling.
 StatusOr<UcCommitInfo> ParseDeltaCommit(const nlohmann::json& commit, std::string_view where);
 nlohmann::ordered_json DeltaCommitJson(const UcCommitInfo& commit);
 

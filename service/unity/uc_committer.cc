@@ -10,6 +10,7 @@
 #include "service/config/catalog_names.h"
 #include "service/config/local_tables.h"
 #include "service/config/s3_endpoints.h"
+#include "service/unity/uc_body.h"
 #include "service/unity/uc_credentials_api.h"
 
 namespace deltacommit::service::unity {
@@ -64,6 +65,39 @@ UcCommitInfo InfoOf(const CommitRecord& record) {
 }
 
 }  // namespace
+
+StatusOr<UcCommitInfo> ParseCommitInfo(const nlohmann::json& object, std::string_view where,
+                                       const UcCommitFields& fields) {
+  const std::string at(where);
+  if (!object.is_object()) {
+    return InvalidArgumentError("field \"" + at + "\" must be an object");
+  }
+  auto positive = [&](const char* field) -> StatusOr<int64_t> {
+    DC_ASSIGN_OR_RETURN(int64_t value, RequiredInt(object, at, field));
+    if (value <= 0) {
+      return InvalidArgumentError("field \"" + at + "." + field + "\" is " + std::to_string(value) +
+                                  ": it must be above 0");
+    }
+    return value;
+  };
+  StatusOr<int64_t> version = positive(fields.version);
+  StatusOr<int64_t> timestamp = positive(fields.timestamp);
+  StatusOr<std::string> file_name = RequiredString(object, at, fields.file_name);
+  StatusOr<int64_t> file_size = positive(fields.file_size);
+  StatusOr<int64_t> modified = positive(fields.file_modification_timestamp);
+  if (std::optional<Status> bad =
+          FirstError({version.status(), timestamp.status(), file_name.status(), file_size.status(),
+                      modified.status()}))
+    return *bad;
+  if (file_name->empty() || *file_name == "." || *file_name == ".." ||
+      file_name->find_first_of("/\\") != std::string::npos) {
+    return InvalidArgumentError("field \"" + at + "." + fields.file_name + "\" " +
+                                QuoteForMessage(*file_name) +
+                                " must be one file name under _delta_log/_staged_commits/ "
+                                "(no '/', '\\', \".\" or \"..\")");
+  }
+  return UcCommitInfo{*version, *timestamp, *std::move(file_name), *file_size, *modified};
+}
 
 StatusOr<UcCommitTarget> UcCommitter::Find(const TokenConfig& token, const std::string& table_id,
                                            Action action) const {

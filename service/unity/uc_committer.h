@@ -24,8 +24,10 @@
 #pragma once
 
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "service/commits/commit_service.h"
 #include "service/http/json_logger.h"
@@ -57,6 +59,26 @@ struct UcCommitInfo {
   int64_t file_size = 0;
   int64_t file_modification_timestamp = 0;
 };
+
+// How an API spells a commit's fields: UC REST's snake_case (DeltaCommitInfo)
+// or the Delta API's kebab-case (DeltaCommit).
+struct UcCommitFields {
+  const char* version;
+  const char* timestamp;
+  const char* file_name;
+  const char* file_size;
+  const char* file_modification_timestamp;
+};
+inline constexpr UcCommitFields kUcRestCommitFields = {"version", "timestamp", "file_name",
+                                                       "file_size", "file_modification_timestamp"};
+inline constexpr UcCommitFields kDeltaApiCommitFields = {
+    "version", "timestamp", "file-name", "file-size", "file-modification-timestamp"};
+
+// Reads and checks a commit's description as UC's server does: every field
+// present, numbers > 0, the file name one plain path segment.
+// kInvalidArgument naming the field as `where`.<field>.
+StatusOr<UcCommitInfo> ParseCommitInfo(const nlohmann::json& object, std::string_view where,
+                                       const UcCommitFields& fields);
 
 // The table a commit goes to, and how the service reaches its storage.
 struct UcCommitTarget {

@@ -10,14 +10,13 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 
 #include "common/serve_process.h"
 #include "deltacommit/log_path.h"
 #include "doc_table.h"
+#include "local_files.h"
 #include "service/config/auth.h"
 #include "service/http/http_test_util.h"
 
@@ -33,18 +32,6 @@ constexpr char kToken[] = "delta-rest-admin-token-0123456789";
 constexpr char kReaderToken[] = "delta-rest-reader-token-0123456789";
 constexpr char kUc[] = "/api/2.1/unity-catalog";
 constexpr char kTable[] = "/delta/v1/catalogs/main/schemas/sales/tables/orders";
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-void WriteFile(const fs::path& path, const std::string& content) {
-  fs::create_directories(path.parent_path());
-  std::ofstream(path, std::ios::binary) << content;
-}
 
 class ServeDeltaRestTest : public ::testing::Test {
  protected:

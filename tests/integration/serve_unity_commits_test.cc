@@ -10,14 +10,13 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 
 #include "common/serve_process.h"
 #include "deltacommit/log_path.h"
 #include "doc_table.h"
+#include "local_files.h"
 #include "service/config/auth.h"
 #include "service/http/http_test_util.h"
 
@@ -31,18 +30,6 @@ using ::testing::HasSubstr;
 constexpr char kToken[] = "uc-commits-admin-token-0123456789";
 constexpr char kReaderToken[] = "uc-commits-reader-token-0123456789";
 constexpr char kBase[] = "/api/2.1/unity-catalog";
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-void WriteFile(const fs::path& path, const std::string& content) {
-  fs::create_directories(path.parent_path());
-  std::ofstream(path, std::ios::binary) << content;
-}
 
 class ServeUnityCommitsTest : public ::testing::Test {
  protected:

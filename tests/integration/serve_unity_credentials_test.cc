@@ -166,6 +166,17 @@ class ServeUnityCredentialsTest : public ServeApiTest {
     return "not-a-token-" + NewUuid();
   }
 
+  // _delta_log/<v>.json once the service has published it (polling for up
+  // to 10 s); empty if it never does.
+  static std::string Published(S3ObjectStore& store, Version v) {
+    for (int i = 0; i < 200; ++i) {
+      StatusOr<std::string> got = store.Get("_delta_log/" + FormatVersion(v) + ".json");
+      if (got.ok()) return *got;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return "";
+  }
+
   static std::string UcCode(const aws::HttpResponse& r) {
     return json::parse(r.body, nullptr, false).value("error_code", "");
   }
@@ -401,15 +412,7 @@ TEST_F(ServeUnityCredentialsTest, CommitsToAnS3TableArePublishedWithTheServicesO
   aws::HttpResponse lost = commit(stage("v1"));  // another writer's version 1
   EXPECT_EQ(lost.status, 409) << lost.body;
   EXPECT_EQ(UcCode(lost), "COMMIT_VERSION_CONFLICT");
-  std::string published;
-  for (int i = 0; i < 200 && published.empty(); ++i) {
-    StatusOr<std::string> got = table.store->Get("_delta_log/00000000000000000001.json");
-    if (got.ok())
-      published = *got;
-    else
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  EXPECT_EQ(published, Actions("v1"));
+  EXPECT_EQ(Published(*table.store, 1), Actions("v1"));
   EXPECT_EQ(*table.store->Get("_delta_log/_staged_commits/" + first), Actions("v1"));
 }
 
@@ -485,15 +488,7 @@ TEST_F(ServeUnityCredentialsTest, TheDeltaApiCreatesAndCommitsToAnS3Table) {
   ASSERT_EQ(committed.status, 200) << committed.body;
   EXPECT_EQ(json::parse(committed.body)["latest-table-version"], 1);
   EXPECT_EQ(Send("POST", delta + "/tables/events", update.dump(), admin_token_).status, 200);
-  std::string published;
-  for (int i = 0; i < 200 && published.empty(); ++i) {
-    StatusOr<std::string> got = table.store->Get("_delta_log/00000000000000000001.json");
-    if (got.ok())
-      published = *got;
-    else
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  EXPECT_EQ(published, Actions("v1"));
+  EXPECT_EQ(Published(*table.store, 1), Actions("v1"));
 }
 
 TEST_F(ServeUnityCredentialsTest, ABucketThatVendsNothingSaysHowToConfigureIt) {
