@@ -41,6 +41,7 @@ class ServeDeltaRestTest : public ::testing::Test {
     fs::create_directories(root_);
     const std::string tables = "tables = [\"file://" + root_.string() + "\"]\n";
     auto serve = ServeProcess::Start(
+        ExtraConfig() +
         "[server]\nlisten = \"127.0.0.1:0\"\n[state]\nkind = \"sqlite\"\npath = \"s.sqlite\"\n"
         "[local]\nroots = [\"" +
         root_.string() + "\"]\n[[token]]\nname = \"admin\"\nsha256 = \"" +
@@ -58,6 +59,9 @@ class ServeDeltaRestTest : public ::testing::Test {
     ASSERT_EQ(Call("POST", "/schemas", json{{"name", "sales"}, {"catalog_name", "main"}}).status,
               200);
   }
+  // Settings before the test's own (top-level tables such as [commits]).
+  virtual std::string ExtraConfig() const { return ""; }
+
   void TearDown() override {
     serve_.reset();
     fs::remove_all(base_);
@@ -466,6 +470,37 @@ TEST_F(ServeDeltaRestTest, EveryBadInputRowGetsItsStatusTypeAndErrorAndChangesNo
   EXPECT_EQ(loaded["metadata"]["etag"], etag);
   EXPECT_FALSE(fs::exists(path_ / "_delta_log" / "00000000000000000001.json"));
   EXPECT_EQ(Call("POST", kTable, Update(json::array({AddCommit(staged)}), etag)).status, 200);
+}
+
+// A table whose cap of unpublished commits is 1, and whose version 1
+// cannot be published while a directory stands where _delta_log/<1>.json
+// goes: the next commit is 429, and lands once publishing can go on.
+class ServeDeltaRestCapTest : public ServeDeltaRestTest {
+ protected:
+  std::string ExtraConfig() const override {
+    return "[commits]\nmax_unpublished_commits = 1\n"
+           "[publish]\nfirst_retry_ms = 20\nmax_retry_ms = 100\n";
+  }
+};
+
+TEST_F(ServeDeltaRestCapTest, TheCapOfUnpublishedCommitsAnswers429UntilPublished) {
+  const json created = CreateManagedTable();
+  const fs::path blocker = path_ / "_delta_log" / "00000000000000000001.json";
+  fs::create_directories(blocker);
+  ASSERT_EQ(
+      Call("POST", kTable, Update(json::array({AddCommit(PutStaged(1, "a.parquet"))}))).status,
+      200);
+  const json second = PutStaged(2, "b.parquet");
+  ExpectError(Call("POST", kTable, Update(json::array({AddCommit(second)}))), 429,
+              "ResourceExhaustedException",
+              "has 1 ratified commits waiting to be published (the most it may have)");
+  EXPECT_EQ(Body(Call("GET", kTable, nullptr))["latest-table-version"], 1);
+  fs::remove(blocker);
+  ASSERT_TRUE(Published(1));
+  EXPECT_TRUE(http::testing::Eventually([&] {
+    return Call("POST", kTable, Update(json::array({AddCommit(second)}))).status == 200;
+  }));
+  ASSERT_TRUE(Published(2));
 }
 
 }  // namespace
