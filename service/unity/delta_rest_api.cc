@@ -233,8 +233,9 @@ Response DeltaRestApi::CreateTable(const Request& request) {
     table.properties = *std::move(properties);
     table.protocol_json = DumpJson(*protocol);
     table.last_commit_timestamp_ms = *last_commit;
-    // The create describes version 0, which the client wrote before.
-    table.metadata_version = 0;
+    // A managed table's create describes its version 0, which the client
+    // wrote before; an external table's history is its own.
+    if (table.type == TableType::kManaged) table.metadata_version = 0;
     // Partition columns and domain metadata as update-table makes them.
     DeltaTableUpdate initial;
     if (const nlohmann::json* partitions = body->Find("partition-columns");

@@ -472,6 +472,38 @@ TEST_F(ServeDeltaRestTest, EveryBadInputRowGetsItsStatusTypeAndErrorAndChangesNo
   EXPECT_EQ(Call("POST", kTable, Update(json::array({AddCommit(staged)}), etag)).status, 200);
 }
 
+TEST_F(ServeDeltaRestTest, ExternalTablesKeepTheirOwnHistory) {
+  const std::string location = "file://" + (root_ / "ext").string();
+  http::testing::RawResponse created =
+      Call("POST", "/delta/v1/catalogs/main/schemas/sales/tables",
+           {{"name", "ext"},
+            {"location", location},
+            {"table-type", "EXTERNAL"},
+            {"columns", {{"type", "struct"}, {"fields", json::array()}}},
+            {"protocol", {{"min-reader-version", 1}, {"min-writer-version", 2}}},
+            {"properties", json::object()},
+            {"last-commit-timestamp-ms", 1700000000000}});
+  ASSERT_EQ(created.status, 200) << created.body;
+  const json table = Body(created);
+  table_id_ = table["metadata"]["table-uuid"];
+  EXPECT_EQ(table["metadata"]["table-type"], "EXTERNAL");
+  EXPECT_FALSE(table.contains("commits"));
+  EXPECT_FALSE(table["metadata"].contains("last-commit-version"));
+  const std::string path = "/delta/v1/catalogs/main/schemas/sales/tables/ext";
+  ExpectError(Call("POST", path,
+                   Update(json::array({{{"action", "set-latest-backfilled-version"},
+                                        {"latest-published-version", 0}}}))),
+              400, "InvalidParameterValueException", "are for managed tables");
+  http::testing::RawResponse updated =
+      Call("POST", path,
+           Update(json::array({{{"action", "update-metadata-snapshot-version"},
+                                {"last-commit-version", 7},
+                                {"last-commit-timestamp-ms", 1700000007000}}})));
+  ASSERT_EQ(updated.status, 200) << updated.body;
+  EXPECT_EQ(Body(updated)["metadata"]["last-commit-version"], 7);
+  EXPECT_EQ(Body(updated)["metadata"]["properties"]["delta.lastUpdateVersion"], "7");
+}
+
 // A table whose cap of unpublished commits is 1, and whose version 1
 // cannot be published while a directory stands where _delta_log/<1>.json
 // goes: the next commit is 429, and lands once publishing can go on.
