@@ -180,17 +180,13 @@ Response DeltaRestApi::CreateTable(const Request& request) {
     StatusOr<std::string> location = body->RequiredString("location");
     StatusOr<std::string> type_name = body->RequiredString("table-type");
     StatusOr<std::optional<std::string>> comment = body->OptionalString("comment");
-    StatusOr<const nlohmann::json*> columns = body->RequiredObject("columns");
     StatusOr<const nlohmann::json*> protocol_json = body->RequiredObject("protocol");
     StatusOr<PropertyMap> properties = body->Properties("properties");
     StatusOr<int64_t> last_commit = body->RequiredInt("last-commit-timestamp-ms");
-    if (std::optional<Status> bad = FirstError(
-            {name.status(), location.status(), type_name.status(), comment.status(),
-             columns.status(), protocol_json.status(), properties.status(), last_commit.status()}))
+    if (std::optional<Status> bad =
+            FirstError({name.status(), location.status(), type_name.status(), comment.status(),
+                        protocol_json.status(), properties.status(), last_commit.status()}))
       return Fail(*bad);
-    if (!body->Find("properties") || body->Find("properties")->is_null()) {
-      return Fail(InvalidArgumentError("field \"properties\" is required"));
-    }
     if (const nlohmann::json* uniform = body->Find("uniform");
         uniform != nullptr && !uniform->is_null()) {
       return Fail(InvalidArgumentError(
@@ -203,7 +199,14 @@ Response DeltaRestApi::CreateTable(const Request& request) {
     if (!type.ok()) {
       return Fail(InvalidArgumentError("field \"table-type\": " + type.status().message()));
     }
-    StatusOr<std::string> schema_string = SchemaStringFromDeltaColumns(Json(**columns));
+    // Delta's client leaves `columns` out for a table without columns, and
+    // `properties` for one without configuration, though the spec lists both
+    // as required: absent is empty.
+    const nlohmann::json* columns = body->Find("columns");
+    StatusOr<std::string> schema_string =
+        columns == nullptr || columns->is_null()
+            ? StatusOr<std::string>(std::string(R"({"type":"struct","fields":[]})"))
+            : SchemaStringFromDeltaColumns(Json(*columns));
     if (!schema_string.ok()) return Fail(schema_string.status());
     StatusOr<Json> protocol = ParseDeltaProtocol(**protocol_json, "protocol");
     if (!protocol.ok()) return Fail(protocol.status());
