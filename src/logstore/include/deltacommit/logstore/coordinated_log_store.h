@@ -12,26 +12,14 @@
 // Write of version 0 (table creation) goes through the filesystem path:
 //   PutIfAbsent of 00000000000000000000.json.     [coordinated/before-put-0]
 //
-// List(from) asks the service first (latest ratified version L, unpublished
-// commits >= from), then lists _delta_log/. Asking first means a commit
-// published between the two calls is in the listing. From the listing it
-// drops every staged file (only the service knows which were ratified),
-// every versioned file above L when L >= 0 (not ratified: written around the
-// coordinator), and the v.json of each unpublished commit v (published since
-// the answer: the same commit; or written around the coordinator); it adds
-// each unpublished commit under its staged key. L = -1: the service has
-// ratified nothing for the table yet, and the listing is the log.
+// List and Read merge the service's ratified, unpublished commits with the
+// listing of _delta_log/ (logstore/ratified_log.h has the rules).
 //
-// Read(v.json) of a version known to be published reads v.json; otherwise it
-// asks the service: above L -> kNotFound; unpublished -> the staged object
-// the service ratified as v; else v.json. Read of a staged key that is gone
-// (cleaned up after publishing) reads v.json.
-//
-// Thread-safety: safe for concurrent use (the client and store are; the
-// published-through version seen is an atomic that only grows).
+// Thread-safety: safe for concurrent use (the client and store are).
 #pragma once
 
 #include <atomic>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,6 +31,8 @@
 
 namespace deltacommit {
 
+class RatifiedLog;
+
 class CoordinatedLogStore : public LogStore {
  public:
   // `table_uri` is the table root as the service names it
@@ -50,6 +40,7 @@ class CoordinatedLogStore : public LogStore {
   // outlive this object.
   CoordinatedLogStore(ObjectStore& store, CommitServiceClient& client, std::string table_uri,
                       StepHooks* hooks = nullptr);
+  ~CoordinatedLogStore() override;
 
   // "coordinated <table> via <client>".
   std::string Describe() const override;
@@ -69,21 +60,18 @@ class CoordinatedLogStore : public LogStore {
 
  private:
   Status WriteFirst(std::string_view content);
-  StatusOr<std::string> ReadCommit(Version version);
-  StatusOr<PendingCommits> FetchPending(Version start);
 
   ObjectStore& store_;
   CommitServiceClient& client_;
   const std::string table_uri_;
   StepHooks* const hooks_;
-  // Every version up to this one is published as v.json (the service
-  // publishes in order, and published versions stay published), so reading
-  // them needs no question to the service.
-  std::atomic<Version> published_through_{-1};
+  std::unique_ptr<RatifiedLog> ratified_;
   std::atomic<bool> assign_versions_{true};
 };
 
-// The merged listing of List() (see above), sorted by key.
+// The merged listing of List() (logstore/ratified_log.h), sorted by key:
+// staged files, files above the latest ratified version and the v.json of
+// each unpublished commit dropped; the unpublished commits added.
 std::vector<ObjectMeta> MergeCoordinatedListing(std::vector<ObjectMeta> listing,
                                                 const PendingCommits& pending);
 
