@@ -54,6 +54,23 @@ std::string CommitCoordinatorOf(const Metadata& m);
 Status CheckCommitCoordinator(const Metadata* before, const Protocol& protocol,
                               const Metadata& after, std::string_view writer);
 
+// Catalog-managed tables (PROTOCOL.md "Catalog-managed tables"): a table
+// whose protocol has catalogManaged (or catalogOwned-preview) has its
+// commits ratified by the catalog that manages it, so only a writer through
+// that catalog (`catalog`, LogStore::ManagingCatalog) may commit to it, and
+// such a writer commits only to catalog-managed tables. The feature must
+// come with the table: making an existing table catalog-managed is not
+// supported. Catalog-managed tables need in-commit timestamps.
+// `before` is null when the commit creates the table.
+// FailedPrecondition when the table and the writer do not match (the
+// message says how to open the table); InvalidArgument for a conversion or
+// missing in-commit timestamps.
+Status CheckManagingCatalog(const Protocol* before, const Protocol& protocol,
+                            const Metadata& metadata, std::string_view catalog);
+
+// True when `p` has catalogManaged or catalogOwned-preview.
+bool IsCatalogManaged(const Protocol& p);
+
 // Makes a new table's metadata name `coordinator` with configuration
 // `coordinator_conf` (a JSON object) and enable in-commit timestamps, for the
 // properties `m` does not set already (a conflicting value the user gave is

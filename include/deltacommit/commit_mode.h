@@ -19,13 +19,17 @@ enum class CommitMode {
   kService,        // "service": through `deltacommit serve` (service.md)
   kCoordinated,    // "coordinated": staged commits ratified by the service
                    // (coordinated.md)
+  kUnityCatalog,   // "unity-catalog": a catalog-managed table, its commits
+                   // ratified by its catalog (catalog-managed.md); the mode
+                   // of uc://catalog.schema.table
 };
 
-inline constexpr std::array<CommitMode, 5> kCommitModes = {
-    CommitMode::kLocal, CommitMode::kS3Conditional, CommitMode::kS3DynamoDb, CommitMode::kService,
-    CommitMode::kCoordinated};
+inline constexpr std::array<CommitMode, 6> kCommitModes = {
+    CommitMode::kLocal,   CommitMode::kS3Conditional, CommitMode::kS3DynamoDb,
+    CommitMode::kService, CommitMode::kCoordinated,   CommitMode::kUnityCatalog};
 
-// "local", "s3-conditional", "s3-dynamodb", "service", "coordinated".
+// "local", "s3-conditional", "s3-dynamodb", "service", "coordinated",
+// "unity-catalog".
 std::string_view CommitModeName(CommitMode mode);
 
 // The mode of a name as CommitModeName prints it (exact, lower case), or

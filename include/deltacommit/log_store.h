@@ -60,6 +60,12 @@ class LogStore {
   // `<v>.json` itself. Transactions refuse tables whose coordinator differs.
   virtual std::string CommitCoordinator() const { return ""; }
 
+  // The catalog through which this store commits a catalog-managed table
+  // (the catalogManaged feature; "catalog http://host:port"), or "" for a
+  // store that does not. Transactions refuse catalog-managed tables for
+  // the others: they would commit around the catalog.
+  virtual std::string ManagingCatalog() const { return ""; }
+
   // The coordinator's configuration recorded in tables created through this
   // store (...commitCoordinatorConf-preview): a JSON object of strings.
   virtual std::string CommitCoordinatorConf() const { return "{}"; }

@@ -94,6 +94,38 @@ Status CheckCommitCoordinator(const Metadata* before, const Protocol& protocol,
       Quoted(writer) + "; write it with a filesystem log store, or create it coordinated");
 }
 
+bool IsCatalogManaged(const Protocol& p) {
+  return IsFeatureEnabled(p, "catalogManaged") || IsFeatureEnabled(p, "catalogOwned-preview");
+}
+
+Status CheckManagingCatalog(const Protocol* before, const Protocol& protocol,
+                            const Metadata& metadata, std::string_view catalog) {
+  if (!IsCatalogManaged(protocol)) {
+    if (catalog.empty()) return OkStatus();
+    return FailedPreconditionError(
+        "the table's protocol does not have the catalogManaged feature, so filesystem writers "
+        "may commit to it around " +
+        std::string(catalog) + "; a catalog-managed table must have it from version 0");
+  }
+  if (catalog.empty()) {
+    return FailedPreconditionError(
+        "the table is catalog-managed (feature catalogManaged): its catalog ratifies every "
+        "commit, and a filesystem write would go around it; open the table by its catalog "
+        "name, uc://<catalog>.<schema>.<table> with --catalog-url");
+  }
+  if (before != nullptr && !IsCatalogManaged(*before)) {
+    return InvalidArgumentError(
+        "making an existing table catalog-managed (adding the catalogManaged feature) is not "
+        "supported: create the table through its catalog");
+  }
+  if (!InCommitTimestampsEnabled(protocol, metadata)) {
+    return InvalidArgumentError(
+        "a catalog-managed table needs in-commit timestamps: the inCommitTimestamp feature and "
+        "delta.enableInCommitTimestamps=true");
+  }
+  return OkStatus();
+}
+
 void AddCommitCoordinatorProperties(std::string_view coordinator,
                                     std::string_view coordinator_conf, Metadata* m) {
   m->configuration.try_emplace(std::string(kCommitCoordinatorProperty), coordinator);

@@ -135,5 +135,54 @@ TEST(CommitCoordinatorTest, ACoordinatedTableNeedsTheFeatureAndJsonConfs) {
   }
 }
 
+// A catalog-managed table as Unity Catalog's staging table requires it:
+// catalogManaged with in-commit timestamps on.
+Metadata CatalogManagedMetadata() {
+  Metadata m = Plain();
+  m.configuration = {{"delta.feature.catalogManaged", "supported"},
+                     {"delta.enableInCommitTimestamps", "true"}};
+  return m;
+}
+
+constexpr std::string_view kCatalog = "catalog http://uc:8080";
+
+TEST(CheckManagingCatalogTest, OnlyTheCatalogsWriterCommitsToACatalogManagedTable) {
+  const Metadata m = CatalogManagedMetadata();
+  const Protocol p = ProtocolFor(m);
+  ASSERT_TRUE(IsCatalogManaged(p));
+  EXPECT_TRUE(CheckManagingCatalog(nullptr, p, m, kCatalog).ok());
+  EXPECT_TRUE(CheckManagingCatalog(&p, p, m, kCatalog).ok());
+  Status around = CheckManagingCatalog(&p, p, m, kFilesystem);
+  EXPECT_EQ(around.code(), StatusCode::kFailedPrecondition);
+  EXPECT_THAT(around.message(), HasSubstr("open the table by its catalog name, uc://"));
+  // Creating one on a path is refused too: no catalog would know it.
+  EXPECT_EQ(CheckManagingCatalog(nullptr, p, m, kFilesystem).code(),
+            StatusCode::kFailedPrecondition);
+}
+
+TEST(CheckManagingCatalogTest, TheCatalogsWriterCommitsOnlyToCatalogManagedTables) {
+  const Metadata m = Plain();
+  const Protocol p = ProtocolFor(m);
+  EXPECT_TRUE(CheckManagingCatalog(&p, p, m, kFilesystem).ok());
+  Status s = CheckManagingCatalog(&p, p, m, kCatalog);
+  EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
+  EXPECT_THAT(s.message(), HasSubstr("does not have the catalogManaged feature"));
+  EXPECT_THAT(s.message(), HasSubstr("catalog http://uc:8080"));
+}
+
+TEST(CheckManagingCatalogTest, AConversionAndMissingTimestampsAreRefused) {
+  const Metadata plain = Plain();
+  const Protocol before = ProtocolFor(plain);
+  const Metadata m = CatalogManagedMetadata();
+  Status converted = CheckManagingCatalog(&before, ProtocolFor(m), m, kCatalog);
+  EXPECT_EQ(converted.code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(converted.message(), HasSubstr("making an existing table catalog-managed"));
+  Metadata off = m;
+  off.configuration["delta.enableInCommitTimestamps"] = "false";
+  Status timestamps = CheckManagingCatalog(nullptr, ProtocolFor(m), off, kCatalog);
+  EXPECT_EQ(timestamps.code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(timestamps.message(), HasSubstr("needs in-commit timestamps"));
+}
+
 }  // namespace
 }  // namespace deltacommit

@@ -14,6 +14,8 @@ std::string_view CommitModeName(CommitMode mode) {
       return "service";
     case CommitMode::kCoordinated:
       return "coordinated";
+    case CommitMode::kUnityCatalog:
+      return "unity-catalog";
   }
   return "unknown";
 }

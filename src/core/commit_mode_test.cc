@@ -21,6 +21,7 @@ TEST(CommitModeTest, TheNamesAreTheOnesUsersType) {
   EXPECT_EQ(CommitModeName(CommitMode::kS3DynamoDb), "s3-dynamodb");
   EXPECT_EQ(CommitModeName(CommitMode::kService), "service");
   EXPECT_EQ(CommitModeName(CommitMode::kCoordinated), "coordinated");
+  EXPECT_EQ(CommitModeName(CommitMode::kUnityCatalog), "unity-catalog");
 }
 
 TEST(CommitModeTest, UnknownAndMisspeltNamesAreRefused) {

@@ -86,11 +86,12 @@ constexpr std::array<FeatureInfo, 28> kFeatures = {{
     // Every add needs stats for the clustering columns; our commits cannot
     // promise them.
     {"clustering", Kind::kWriter, 0, 0, true, Write::kNo},
-    // The catalog is the source of truth for commits: a filesystem reader
-    // misses ratified-but-unpublished commits, a filesystem writer corrupts
-    // the table. A later issue adds a catalog client.
-    {"catalogManaged", Kind::kReaderWriter, 0, 0, false, Write::kNo},
-    {"catalogOwned-preview", Kind::kReaderWriter, 0, 0, false, Write::kNo},
+    // The catalog is the source of truth for commits: who may write is
+    // CheckManagingCatalog's question (only a writer through the catalog);
+    // a reader through the catalog merges its ratified commits, one around
+    // it is warned that it may be behind (TableAdapters).
+    {"catalogManaged", Kind::kReaderWriter, 0, 0, true, Write::kYes},
+    {"catalogOwned-preview", Kind::kReaderWriter, 0, 0, true, Write::kYes},
     // Who may write a coordinated table is CheckCommitCoordinator's question
     // (the table's coordinator against the writer's); the feature itself adds
     // nothing else to a commit.
@@ -137,9 +138,12 @@ constexpr std::array<ConfigRule, 12> kConfigRules = {{
 }};
 
 // Features a new table must also list (PROTOCOL.md "Variant Shredding";
-// Delta's CoordinatedCommitsTableFeature.requiredFeatures).
-constexpr std::array<std::pair<std::string_view, std::string_view>, 4>
+// Delta's CoordinatedCommitsTableFeature.requiredFeatures; catalogManaged
+// requires inCommitTimestamp in Delta and Kernel alike).
+constexpr std::array<std::pair<std::string_view, std::string_view>, 6>
     kDependencies = {{
+        {"catalogManaged", "inCommitTimestamp"},
+        {"catalogOwned-preview", "inCommitTimestamp"},
         {"variantShredding", "variantType"},
         {"variantShredding-preview", "variantType"},
         {"coordinatedCommits-preview", "inCommitTimestamp"},

@@ -93,21 +93,32 @@ TEST(CheckReadSupportedTest, UnknownReaderFeatureIsNamedWithVersion) {
 
 TEST(CheckReadSupportedTest, EveryUnsupportedReaderFeatureIsNamedSorted) {
   Status s = CheckReadSupported(
-      WithFeatures(Features{"zeta", "catalogManaged", "appendOnly"},
-                   Features{"zeta", "catalogManaged", "appendOnly"}));
+      WithFeatures(Features{"zeta", "futureReader", "appendOnly"},
+                   Features{"zeta", "futureReader", "appendOnly"}));
   EXPECT_EQ(s.code(), StatusCode::kUnimplemented);
   // appendOnly is a writer feature: listing it for readers is not something we
   // understand.
-  EXPECT_THAT(s.message(), HasSubstr("[appendOnly, catalogManaged, zeta]"));
+  EXPECT_THAT(s.message(), HasSubstr("[appendOnly, futureReader, zeta]"));
 }
 
-TEST(CheckReadSupportedTest, CatalogManagedTablesAreNotReadable) {
+// Who may commit to them is CheckManagingCatalog's question
+// (commit_coordinator_test.cc); the features themselves are read and written.
+TEST(CheckReadSupportedTest, CatalogManagedTablesAreReadAndWritten) {
   for (const char* f : {"catalogManaged", "catalogOwned-preview"}) {
-    Status s = CheckReadSupported(
-        WithFeatures(Features{f}, Features{f, "inCommitTimestamp"}));
-    EXPECT_EQ(s.code(), StatusCode::kUnimplemented) << f;
-    EXPECT_THAT(s.message(), HasSubstr(f));
+    const Protocol p = WithFeatures(Features{f}, Features{f, "inCommitTimestamp"});
+    EXPECT_TRUE(CheckReadSupported(p).ok()) << f;
+    EXPECT_TRUE(CheckWriteSupported(p, Metadata{}).ok()) << f;
   }
+}
+
+TEST(ProtocolForNewTableTest, CatalogManagedBringsInCommitTimestamps) {
+  Metadata m;
+  m.schema_string = R"({"type":"struct","fields":[]})";
+  m.configuration = {{"delta.feature.catalogManaged", "supported"}};
+  StatusOr<Protocol> p = ProtocolForNewTable(m);
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  EXPECT_EQ(p->reader_features, Features{"catalogManaged"});
+  EXPECT_EQ(p->writer_features, (Features{"catalogManaged", "inCommitTimestamp"}));
 }
 
 TEST(CheckReadSupportedTest, WriterOnlyFeaturesDoNotBlockReads) {
@@ -480,8 +491,6 @@ TEST(ProtocolForNewTableTest, FeaturesWeCannotWriteAreRefusedNamingThem) {
         kPlainSchema,
         {}},
        "icebergCompatV2 (delta.enableIcebergCompatV2=true)"},
-      {{{{"delta.feature.catalogManaged", "supported"}}, kPlainSchema, {}},
-       "catalogManaged"},
       {{{{"delta.constraints.positive", "id > 0"}}, kPlainSchema, {}},
        "checkConstraints (used by delta.constraints.positive)"},
       {{{}, SchemaWithColumnMetadata("delta.invariants", "{}"), {}},

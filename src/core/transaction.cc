@@ -87,6 +87,9 @@ Status Transaction::Validate() const {
   // This writer's own questions: can it write these features, and does it
   // commit through the coordinator the table names.
   DC_RETURN_IF_ERROR(CheckWriteSupported(protocol, metadata));
+  DC_RETURN_IF_ERROR(CheckManagingCatalog(creating ? nullptr : &read_snapshot_->protocol(),
+                                          protocol, metadata, log_.ManagingCatalog())
+                         .WithContext(log_.Describe()));
   return CheckCommitCoordinator(creating ? nullptr : &read_snapshot_->metadata(), protocol,
                                 metadata, log_.CommitCoordinator())
       .WithContext(log_.Describe());
