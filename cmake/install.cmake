@@ -10,7 +10,7 @@ include(CMakePackageConfigHelpers)
 set(DELTACOMMIT_INSTALLED_TARGETS
     deltacommit_table deltacommit_core deltacommit_logstore deltacommit_posix deltacommit_aws
     deltacommit_s3 deltacommit_dynamodb deltacommit_parquet deltacommit_service_client
-    deltacommit_service_wire)
+    deltacommit_service_wire deltacommit_unity_client)
 # Exported as deltacommit::<layer> (deltacommit::core, ...); the front door
 # is deltacommit::deltacommit (its EXPORT_NAME, src/table/CMakeLists.txt).
 foreach(t ${DELTACOMMIT_INSTALLED_TARGETS})
