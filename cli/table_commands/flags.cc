@@ -10,7 +10,8 @@ namespace deltacommit::cli {
 void AddTableOptions(CLI::App* command, TableFlags* o) {
   command->add_option("--log-store", o->log_store,
                       "Commit mode: local (local tables), s3-conditional (default for s3://), "
-                      "s3-dynamodb, service, coordinated (through the commit service)");
+                      "s3-dynamodb, service, coordinated (through the commit service), "
+                      "unity-catalog (uc:// tables, the default there)");
   command->add_option("--endpoint-url", o->endpoint_url,
                       "S3 endpoint (else AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, profile, AWS)");
   command->add_option("--region", o->region, "AWS region (else AWS_REGION, AWS_DEFAULT_REGION)");
@@ -29,6 +30,13 @@ void AddTableOptions(CLI::App* command, TableFlags* o) {
                       "keeps it out of the process list)");
   command->add_option("--service-endpoint", o->service_endpoint,
                       "service/coordinated: an S3 endpoint name on the service's allowlist");
+  command->add_option("--catalog-url", o->catalog_url,
+                      "uc://catalog.schema.table: the catalog (Unity Catalog's Delta REST API, "
+                      "e.g. deltacommit serve), http(s)://host:port (else "
+                      "DELTACOMMIT_CATALOG_URL)");
+  command->add_option("--catalog-token", o->catalog_token,
+                      "uc:// tables: the catalog's bearer token (else DELTACOMMIT_CATALOG_TOKEN, "
+                      "which keeps it out of the process list)");
 }
 
 namespace {
@@ -67,7 +75,7 @@ StatusOr<TableOptions> ToTableOptions(const TableFlags& o) {
     if (!options.mode) {
       return InvalidArgumentError("--log-store \"" + o.log_store +
                                   "\": not a commit mode (local, s3-conditional, s3-dynamodb, "
-                                  "service, coordinated)");
+                                  "service, coordinated, unity-catalog)");
     }
   }
   options.endpoint_url = o.endpoint_url;
@@ -78,6 +86,8 @@ StatusOr<TableOptions> ToTableOptions(const TableFlags& o) {
   options.service_url = o.service_url;
   options.service_token = o.service_token;
   options.service_endpoint = o.service_endpoint;
+  options.catalog_url = o.catalog_url;
+  options.catalog_token = o.catalog_token;
   options.meter = CliMeter();
   options.skip_setup = o.skip_setup;
   return options;

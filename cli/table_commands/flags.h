@@ -24,6 +24,8 @@ struct TableFlags {
   std::string service_url;
   std::string service_token;
   std::string service_endpoint;
+  std::string catalog_url;
+  std::string catalog_token;
   // Not an option: open without any remote call (no auto-create), for
   // `doctor`, which checks the table rather than sets it up.
   bool skip_setup = false;

@@ -79,6 +79,12 @@ struct TableOptions {
   std::string service_url;
   std::string service_token;
   std::string service_endpoint;
+  // uc://catalog.schema.table: the catalog that manages the table, Unity
+  // Catalog's Delta REST API at "http(s)://host:port" (else
+  // DELTACOMMIT_CATALOG_URL), and its bearer token (else
+  // DELTACOMMIT_CATALOG_TOKEN). Refused for other tables.
+  std::string catalog_url;
+  std::string catalog_token;
   // Timeouts of every HTTP call (S3, STS, DynamoDB, the commit service).
   HttpTimeouts http;
   // Time and backoff; null: the system clock and real sleeps. REQUIRES:
@@ -232,8 +238,11 @@ class Table {
   std::shared_ptr<State> state_;
 };
 
-// Opens the table at `uri`: a local path, file://, s3://, s3a:// or s3n://.
-// Reads nothing from the table yet (the first Snapshot() or Update() does).
+// Opens the table at `uri`: a local path, file://, s3://, s3a:// or s3n://,
+// or a catalog-managed table by its name in its catalog,
+// uc://catalog.schema.table (catalog_url, catalog_token). Reads nothing
+// from the table yet (the first Snapshot() or Update() does); a uc:// table
+// is resolved by the catalog here (its id and location).
 // kInvalidArgument for unknown schemes, modes that do not fit the table,
 // and malformed options, naming them. s3-dynamodb with auto-create (and not
 // skip_setup) creates a missing DynamoDB table here.

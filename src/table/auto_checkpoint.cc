@@ -6,7 +6,9 @@
 namespace deltacommit {
 
 Status CheckPublished(const TableAdapters& table, Version version) {
-  if (table.mode != CommitMode::kCoordinated) return OkStatus();
+  // Only stores that list ratified commits the coordinator or catalog has
+  // not published yet can hold a version with no <v>.json.
+  if (!table.log->ListsRatifiedStagedCommits()) return OkStatus();
   auto head = table.store->Head(CommitPath(version));
   if (head.ok()) return OkStatus();
   if (!head.status().IsNotFound()) return head.status();

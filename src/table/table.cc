@@ -12,6 +12,7 @@
 #include "deltacommit/table/table_adapters.h"
 #include "deltacommit/table_features.h"
 #include "table/auto_checkpoint.h"
+#include "table/catalog_access.h"
 
 namespace deltacommit {
 
@@ -66,13 +67,13 @@ Clock& Table::clock() const { return *state_->clock; }
 namespace {
 
 // commitInfo of a CREATE TABLE, as Delta Spark writes it.
-TransactionOptions CreateTableOptions(const Metadata& m) {
+TransactionOptions CreateTableOptions(const Metadata& m, bool managed) {
   TransactionOptions o;
   o.operation = "CREATE TABLE";
   nlohmann::json props = m.configuration;
   nlohmann::json parts = m.partition_columns;
   o.operation_parameters = {
-      {"isManaged", "\"false\""},
+      {"isManaged", managed ? "\"true\"" : "\"false\""},
       {"description", m.description ? nlohmann::json(*m.description).dump() : "null"},
       {"partitionBy", nlohmann::json(parts.dump()).dump()},
       {"properties", nlohmann::json(props.dump()).dump()},
@@ -84,6 +85,12 @@ TransactionOptions CreateTableOptions(const Metadata& m) {
 
 StatusOr<CommitOutcome> Table::Create(Metadata metadata) {
   State& s = *state_;
+  // A uc:// table is created at a staging location the catalog gives, and
+  // registered once version 0 is there (docs/protocols/catalog-managed.md).
+  std::optional<CatalogStagingTable> staging;
+  if (s.adapters->mode == CommitMode::kUnityCatalog) {
+    DC_ASSIGN_OR_RETURN(staging, StageCatalogTable(*s.adapters, metadata));
+  }
   LogStore& log = *s.adapters->log;
   DC_ASSIGN_OR_RETURN(std::vector<ObjectMeta> existing, log.List(0));
   if (!existing.empty()) {
@@ -100,12 +107,19 @@ StatusOr<CommitOutcome> Table::Create(Metadata metadata) {
   // recorded in the protocol, not in the table's configuration.
   std::erase_if(metadata.configuration,
                 [](const auto& kv) { return kv.first.starts_with("delta.feature."); });
-  TransactionOptions options = CreateTableOptions(metadata);
+  TransactionOptions options = CreateTableOptions(metadata, staging.has_value());
   options.table_uri = s.adapters->ActionUri();
   Transaction txn(log, nullptr, std::move(options), *s.clock, *s.sleeper);
-  txn.AddAction(std::move(protocol));
-  txn.AddAction(std::move(metadata));
-  return Commit(txn);
+  txn.AddAction(protocol);
+  txn.AddAction(metadata);
+  DC_ASSIGN_OR_RETURN(CommitOutcome outcome, Commit(txn));
+  if (!staging || outcome.result != CommitResult::kCommitted) return outcome;
+  std::shared_ptr<const deltacommit::Snapshot> created = s.Latest();
+  const int64_t timestamp = created != nullptr && created->in_commit_timestamp()
+                                ? *created->in_commit_timestamp()
+                                : s.clock->NowMillis();
+  DC_RETURN_IF_ERROR(RegisterCatalogTable(*s.adapters, *staging, protocol, metadata, timestamp));
+  return outcome;
 }
 
 StatusOr<std::shared_ptr<const deltacommit::Snapshot>> Table::Update() {
@@ -176,7 +190,6 @@ StatusOr<CommitOutcome> Table::Commit(Transaction& transaction) {
   return outcome;
 }
 
-
 StatusOr<CommitOutcome> Table::Commit(std::vector<Action> actions, CommitOptions options) {
   std::shared_ptr<const deltacommit::Snapshot> read;
   if (options.read_version) {
@@ -185,8 +198,8 @@ StatusOr<CommitOutcome> Table::Commit(std::vector<Action> actions, CommitOptions
     DC_ASSIGN_OR_RETURN(read, Update());
   }
   for (const PartitionPredicate& p : options.read_predicates) {
-    DC_RETURN_IF_ERROR(
-        CheckReadPredicate(p, read->metadata()).WithContext(state_->Context() + ": read predicate"));
+    DC_RETURN_IF_ERROR(CheckReadPredicate(p, read->metadata())
+                           .WithContext(state_->Context() + ": read predicate"));
   }
   DC_ASSIGN_OR_RETURN(Transaction txn, NewTransaction(std::move(options.transaction), read));
   if (options.read_whole_table) txn.ReadWholeTable();

@@ -21,6 +21,7 @@
 #include "deltacommit/s3/s3_object_store.h"
 #include "deltacommit/table/dynamodb_lock_table.h"
 #include "deltacommit/table/dynamodb_settings.h"
+#include "table/catalog_access.h"
 #include "table/service_access.h"
 
 namespace deltacommit {
@@ -98,6 +99,26 @@ StatusOr<std::map<std::string, std::string>> CheckStorageOptions(
   return out;
 }
 
+aws::HttpOptions HttpOptionsOf(const TableOptions& o) {
+  aws::HttpOptions http;
+  http.connect_timeout = o.http.connect;
+  http.request_timeout = o.http.request;
+  return http;
+}
+
+StatusOr<S3StoreConfig> S3ConfigOf(std::string_view table, const TableOptions& o) {
+  DC_ASSIGN_OR_RETURN(aws::S3Location location, aws::ParseS3Uri(std::string(table)));
+  aws::AwsConfigOverrides overrides;
+  if (!o.endpoint_url.empty()) overrides.endpoint_url = o.endpoint_url;
+  if (!o.region.empty()) overrides.region = o.region;
+  if (!o.profile.empty()) overrides.profile = o.profile;
+  S3StoreConfig config;
+  DC_ASSIGN_OR_RETURN(config.service, aws::ResolveServiceConfig("s3", overrides));
+  config.bucket = location.bucket;
+  config.key_prefix = location.key_prefix;
+  return config;
+}
+
 namespace {
 
 using Warn = std::function<void(const std::string&)>;
@@ -170,30 +191,16 @@ Status AttachDynamoDb(std::string_view table, const TableOptions& o,
   return OkStatus();
 }
 
-aws::HttpOptions HttpOptionsOf(const TableOptions& o) {
-  aws::HttpOptions http;
-  http.connect_timeout = o.http.connect;
-  http.request_timeout = o.http.request;
-  return http;
-}
-
 StatusOr<std::unique_ptr<TableAdapters>> OpenS3(std::string_view table, const TableOptions& o,
                                                 const Warn& warn) {
   DC_ASSIGN_OR_RETURN(auto storage, CheckStorageOptions(o.storage_options));
+  DC_ASSIGN_OR_RETURN(S3StoreConfig config, S3ConfigOf(table, o));
+  const aws::AwsServiceConfig& service = config.service;
   DC_ASSIGN_OR_RETURN(aws::S3Location location, aws::ParseS3Uri(std::string(table)));
-  aws::AwsConfigOverrides overrides;
-  if (!o.endpoint_url.empty()) overrides.endpoint_url = o.endpoint_url;
-  if (!o.region.empty()) overrides.region = o.region;
-  if (!o.profile.empty()) overrides.profile = o.profile;
-  DC_ASSIGN_OR_RETURN(aws::AwsServiceConfig service, aws::ResolveServiceConfig("s3", overrides));
   auto open = std::make_unique<TableAdapters>();
   open->meter = o.meter;
   DC_ASSIGN_OR_RETURN(open->mode, S3Mode(o, storage));
   const std::string mode_name(CommitModeName(open->mode));
-  S3StoreConfig config;
-  config.bucket = location.bucket;
-  config.key_prefix = location.key_prefix;
-  config.service = service;
   aws::CredentialsOptions creds;
   if (!o.profile.empty()) creds.profile = o.profile;
   open->http = aws::NewCurlHttpClient(HttpOptionsOf(o));
@@ -306,6 +313,12 @@ SnapshotRequest TableAdapters::Request(std::optional<Version> version) const {
 }
 
 std::optional<std::string> TableAdapters::ReadAroundCoordinatorWarning(const Snapshot& s) const {
+  if (IsCatalogManaged(s.protocol()) && log->ManagingCatalog().empty()) {
+    return uri +
+           " is a catalog-managed table (feature catalogManaged); read around its catalog, it "
+           "shows only published commits and may be behind: open it by its catalog name, "
+           "uc://<catalog>.<schema>.<table> with --catalog-url";
+  }
   const std::string coordinator = CommitCoordinatorOf(s.metadata());
   if (coordinator.empty() || coordinator == log->CommitCoordinator()) return std::nullopt;
   std::string warning = uri + " is a coordinated table (commit coordinator \"" + coordinator +
@@ -321,13 +334,17 @@ StatusOr<std::unique_ptr<TableAdapters>> OpenTableAdapters(std::string_view tabl
                                                            const TableOptions& options,
                                                            const Warn& warn) {
   if (auto colon = table.find("://"); colon != std::string_view::npos && !IsS3Uri(table) &&
-                                       !table.starts_with("file://")) {
+                                      !table.starts_with("file://") &&
+                                      !table.starts_with("uc://")) {
     return InvalidArgumentError(
         "table \"" + std::string(table) + "\": scheme \"" + std::string(table.substr(0, colon)) +
-        "\" is not supported (local paths, file://, s3://, s3a://, s3n://)");
+        "\" is not supported (local paths, file://, s3://, s3a://, s3n://, uc://)");
   }
-  StatusOr<std::unique_ptr<TableAdapters>> open =
-      IsS3Uri(table) ? OpenS3(table, options, warn) : OpenLocal(table, options);
+  if (!table.starts_with("uc://")) DC_RETURN_IF_ERROR(CheckNoCatalogOptions(options));
+  StatusOr<std::unique_ptr<TableAdapters>> open = table.starts_with("uc://")
+                                                      ? OpenCatalogTable(table, options)
+                                                  : IsS3Uri(table) ? OpenS3(table, options, warn)
+                                                                   : OpenLocal(table, options);
   if (open.ok()) (*open)->parquet = std::make_unique<LazyParquetHandler>();
   return open;
 }

@@ -3,7 +3,8 @@
 // temporary-path-credentials answer sessions of the role the config names
 // (scripts/test-servers makes it), and RGW itself holds each session to the
 // table's prefix and operation; commits through the Unity Catalog API to
-// an S3 table are read and published with such a session. Then the refusals: tokens without the
+// an S3 table are read and published with such a session, and our own
+// client creates, commits and reads such a table by name. Then the refusals: tokens without the
 // name, the action or the location; unknown tables; bad bodies; a bucket that vends nothing; a role
 // that does not exist; and no secret in the log.
 #include <gmock/gmock.h>
@@ -15,6 +16,8 @@
 #include <thread>
 
 #include "deltacommit/s3/s3_object_store.h"
+#include "deltacommit/table.h"
+#include "deltacommit/table/table_adapters.h"
 #include "doc_table.h"
 #include "serve_api_fixture.h"
 
@@ -489,6 +492,47 @@ TEST_F(ServeUnityCredentialsTest, TheDeltaApiCreatesAndCommitsToAnS3Table) {
   EXPECT_EQ(json::parse(committed.body)["latest-table-version"], 1);
   EXPECT_EQ(Send("POST", delta + "/tables/events", update.dump(), admin_token_).status, 200);
   EXPECT_EQ(Published(*table.store, 1), Actions("v1"));
+}
+
+// Our own client on the same API: create by name, commit and read back,
+// with only the credentials the catalog vends (RGW's STS sessions).
+TEST_F(ServeUnityCredentialsTest, OurClientCreatesCommitsAndReadsAnS3TableByName) {
+  TableOptions options;
+  options.catalog_url = "http://127.0.0.1:" + std::to_string(serve_->port());
+  options.catalog_token = admin_token_;
+  StatusOr<Table> table = OpenTable("uc://main.sales.clicks", options);
+  ASSERT_TRUE(table.ok()) << table.status().ToString();
+  Metadata m;
+  m.id = NewUuid();
+  m.schema_string =
+      R"({"type":"struct","fields":[{"name":"id","type":"long","nullable":true,"metadata":{}}]})";
+  StatusOr<CommitOutcome> created = table->Create(m);
+  ASSERT_TRUE(created.ok()) << created.status().ToString();
+  EXPECT_TRUE(table->uri().starts_with(table_ + "/tables/")) << table->uri();
+  for (int v = 1; v <= 2; ++v) {
+    AddFile add;
+    add.path = "part-" + std::to_string(v) + ".parquet";
+    add.size = 10;
+    add.modification_time = 1;
+    add.data_change = true;
+    StatusOr<CommitOutcome> outcome = table->Commit({add});
+    ASSERT_TRUE(outcome.ok()) << outcome.status().ToString();
+    EXPECT_EQ(outcome->version, v);
+  }
+  StatusOr<aws::Credentials> used = table->adapters().credentials->GetCredentials();
+  ASSERT_TRUE(used.ok()) << used.status().ToString();
+  EXPECT_THAT(used->source, HasSubstr("vended by catalog http://127.0.0.1"));
+  EXPECT_FALSE(used->session_token.empty()) << "an STS session, not the test user's keys";
+
+  StatusOr<Table> reader = OpenTable("uc://main.sales.clicks", options);
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  auto snapshot = reader->Snapshot();
+  ASSERT_TRUE(snapshot.ok()) << snapshot.status().ToString();
+  EXPECT_EQ((*snapshot)->version(), 2);
+  EXPECT_EQ((*snapshot)->active_files().size(), 2u);
+  StatusOr<LogCheckReport> check = reader->Check();
+  ASSERT_TRUE(check.ok()) << check.status().ToString();
+  EXPECT_TRUE(check->sound()) << check->problems.front();
 }
 
 TEST_F(ServeUnityCredentialsTest, ABucketThatVendsNothingSaysHowToConfigureIt) {

@@ -15,6 +15,7 @@
 #include "deltacommit/aws/credentials.h"
 #include "deltacommit/aws/http.h"
 #include "deltacommit/aws/sts_client.h"
+#include "deltacommit/catalog_client.h"
 #include "deltacommit/commit_mode.h"
 #include "deltacommit/commit_service_client.h"
 #include "deltacommit/coordination_table.h"
@@ -24,6 +25,7 @@
 #include "deltacommit/metering.h"
 #include "deltacommit/object_store.h"
 #include "deltacommit/parquet_handler.h"
+#include "deltacommit/s3/s3_object_store.h"
 #include "deltacommit/snapshot.h"
 #include "deltacommit/status.h"
 #include "deltacommit/table.h"
@@ -61,6 +63,11 @@ struct TableAdapters {
   std::unique_ptr<CommitServiceClient> service;
   std::string service_table;  // the table URI the service knows (file:///...
                               // when local)
+  // unity-catalog only (uc://): the catalog, the table's name in it, and
+  // the credentials it vends for the table's location.
+  std::unique_ptr<CatalogClient> catalog;
+  std::optional<CatalogTableName> catalog_name;
+  TableOptions catalog_options;  // as opened: a staging table's store is built with them
   std::unique_ptr<LogStore> log;
   std::unique_ptr<ParquetHandler> parquet;  // checkpoints; DuckDB opened on first use
 
@@ -82,7 +89,16 @@ struct TableAdapters {
   std::optional<std::string> ReadAroundCoordinatorWarning(const Snapshot& s) const;
 };
 
-// TABLE is a local path, a file:// URI, or s3:// (s3a://, s3n://).
+// The HTTP timeouts of `options`.
+aws::HttpOptions HttpOptionsOf(const TableOptions& options);
+
+// The S3 store's config for `table` (s3://, s3a://, s3n://): bucket, prefix,
+// and the endpoint and region from the options, the environment and the
+// profile (never guessed from the bucket).
+StatusOr<S3StoreConfig> S3ConfigOf(std::string_view table, const TableOptions& options);
+
+// TABLE is a local path, a file:// URI, s3:// (s3a://, s3n://), or
+// uc://catalog.schema.table (catalog_access.h).
 // kInvalidArgument for unknown schemes, modes that do not fit the table, or
 // malformed options, naming them. s3-dynamodb with auto-create on (and not
 // skip_setup) creates a missing DynamoDB table here, telling `warn` what it
