@@ -107,6 +107,12 @@ class CatalogStore {
   // kNotFound. The table's commit state (StateStore) and files are not
   // touched here.
   virtual Status DeleteTable(const TableName& name) = 0;
+
+  // The id of the metastore these names make up (Unity Catalog's
+  // metastore_summary; Delta Spark finds a table's catalog by it): a random
+  // UUID made the first time any store object on the backing store asks
+  // (create if absent), the same for every instance sharing it afterwards.
+  virtual StatusOr<std::string> MetastoreId() = 0;
 };
 
 }  // namespace deltacommit::service

@@ -66,6 +66,8 @@ constexpr char kDeleted[] = "deleted";
 constexpr char kHolder[] = "table_id";
 constexpr char kFinalized[] = "finalized";
 constexpr char kFinalizedBy[] = "finalized_by";
+constexpr char kMetastoreKey[] = "#uc/metastore";
+constexpr char kMetastoreId[] = "id";
 
 std::string CatalogKey(const std::string& name) { return "#uc/catalog/" + name; }
 std::string TableKey(const std::string& table_id) { return "#uc/table/" + table_id; }
@@ -996,6 +998,22 @@ Status DynamoDbCatalogStore::DeleteTable(const TableName& name) {
   return UnavailableError("deleting table " + name.FullName() + " in " + Describe() +
                           ": it changed under each of " + std::to_string(kMaxAttempts) +
                           " attempts");
+}
+
+StatusOr<std::string> DynamoDbCatalogStore::MetastoreId() {
+  // Put if absent, then a consistent read: whichever instance's put won,
+  // every instance reads its id.
+  Item item = KeyOf(kMetastoreKey);
+  item[kMetastoreId] = Text(NewUuid());
+  Status put = client_.PutItem({dynamodb_table_, std::move(item), IfAbsent()});
+  if (!put.ok() && !put.IsAlreadyExists() && !put.IsUnknownOutcome()) {
+    return put.WithContext("writing " + Where(kMetastoreKey));
+  }
+  DC_ASSIGN_OR_RETURN(std::optional<Item> stored, ReadItem(kMetastoreKey));
+  if (!stored) {
+    return UnavailableError(Where(kMetastoreKey) + " is still missing after its write");
+  }
+  return ItemReader(*stored, Where(kMetastoreKey)).String(kMetastoreId);
 }
 
 }  // namespace deltacommit::service

@@ -15,6 +15,7 @@
 //                             deleted  BOOL set by DeleteTable before its
 //                                          commit point (see claims below)
 //   #uc/location/<location>   table_id S  who holds the location
+//   #uc/metastore             id       S  the metastore's id (MetastoreId)
 //   #uc/staging/<table id>    entry    S  the staging table
 //                             finalized BOOL  entry's, for the condition
 //                             finalized_by S  the attempt that set it, so a
@@ -130,6 +131,7 @@ class DynamoDbCatalogStore : public CatalogStore {
   Status RenameTable(const TableName& from, const std::string& new_name,
                      int64_t updated_at_ms) override;
   Status DeleteTable(const TableName& name) override;
+  StatusOr<std::string> MetastoreId() override;
 
   // The items, decoded (defined in the .cc).
   struct CatalogItem;

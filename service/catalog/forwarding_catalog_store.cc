@@ -86,4 +86,6 @@ Status ForwardingCatalogStore::DeleteTable(const TableName& name) {
   return base_.DeleteTable(name);
 }
 
+StatusOr<std::string> ForwardingCatalogStore::MetastoreId() { return base_.MetastoreId(); }
+
 }  // namespace deltacommit::service

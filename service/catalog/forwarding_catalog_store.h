@@ -55,6 +55,7 @@ class ForwardingCatalogStore : public CatalogStore {
   Status RenameTable(const TableName& from, const std::string& new_name,
                      int64_t updated_at_ms) override;
   Status DeleteTable(const TableName& name) override;
+  StatusOr<std::string> MetastoreId() override;
 
  private:
   CatalogStore& base_;

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "deltacommit/core/message_quote.h"
+#include "deltacommit/log_path.h"
 #include "service/catalog/catalog_entry_codec.h"
 #include "service/state/sqlite_schema.h"
 
@@ -454,6 +455,26 @@ Status SqliteCatalogStore::DeleteTable(const TableName& name) {
     if (db_->Changes() == 0) return Missing("table", name.FullName());
     return OkStatus();
   });
+}
+
+StatusOr<std::string> SqliteCatalogStore::MetastoreId() {
+  std::lock_guard lock(mu_);
+  std::string id;
+  Status made = InTransaction(true, [&]() -> Status {
+    DC_ASSIGN_OR_RETURN(SqliteStatement insert,
+                        db_->Prepare("INSERT INTO uc_metastore (singleton, id) VALUES (0, ?1) "
+                                     "ON CONFLICT (singleton) DO NOTHING"));
+    insert.Bind(1, NewUuid());
+    DC_RETURN_IF_ERROR(insert.Run());
+    DC_ASSIGN_OR_RETURN(SqliteStatement select,
+                        db_->Prepare("SELECT id FROM uc_metastore WHERE singleton = 0"));
+    DC_ASSIGN_OR_RETURN(std::optional<std::string> stored, SingleText(select));
+    if (!stored) return InternalError(Describe() + ": uc_metastore has no row after its insert");
+    id = *stored;
+    return OkStatus();
+  });
+  if (!made.ok()) return made;
+  return id;
 }
 
 }  // namespace deltacommit::service

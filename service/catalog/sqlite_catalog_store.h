@@ -53,6 +53,7 @@ class SqliteCatalogStore : public CatalogStore {
   Status RenameTable(const TableName& from, const std::string& new_name,
                      int64_t updated_at_ms) override;
   Status DeleteTable(const TableName& name) override;
+  StatusOr<std::string> MetastoreId() override;
 
  private:
   explicit SqliteCatalogStore(std::unique_ptr<SqliteDb> db) : db_(std::move(db)) {}

@@ -70,6 +70,14 @@ CREATE TABLE uc_staging_tables (
 ) STRICT, WITHOUT ROWID;
 )sql";
 
+// Version 4: the metastore's id (CatalogStore::MetastoreId), one row.
+constexpr char kCreateV4[] = R"sql(
+CREATE TABLE uc_metastore (
+  singleton INTEGER PRIMARY KEY NOT NULL CHECK (singleton = 0),
+  id TEXT NOT NULL
+) STRICT;
+)sql";
+
 StatusOr<int> QueryInt(SqliteDb& db, const char* sql) {
   DC_ASSIGN_OR_RETURN(std::string text, db.QueryText(sql));
   int value = 0;
@@ -113,7 +121,8 @@ Status CreateOrCheck(SqliteDb& db) {
     DC_RETURN_IF_ERROR(db.Exec(kCreateV1));
   }
   if (version < 2) DC_RETURN_IF_ERROR(db.Exec(kCreateV2));
-  DC_RETURN_IF_ERROR(db.Exec(kCreateV3));  // from version 0, 1 or 2
+  if (version < 3) DC_RETURN_IF_ERROR(db.Exec(kCreateV3));
+  DC_RETURN_IF_ERROR(db.Exec(kCreateV4));  // from version 0, 1, 2 or 3
   return db.Exec(
       ("PRAGMA application_id = " + std::to_string(kSqliteApplicationId) +
        "; PRAGMA user_version = " + std::to_string(kSqliteSchemaVersion))

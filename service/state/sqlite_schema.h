@@ -28,7 +28,7 @@
 
 namespace deltacommit::service {
 
-inline constexpr int kSqliteSchemaVersion = 3;
+inline constexpr int kSqliteSchemaVersion = 4;
 // "DCSS" (deltacommit state store), in PRAGMA application_id.
 inline constexpr int kSqliteApplicationId = 0x44435353;
 

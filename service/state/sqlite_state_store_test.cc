@@ -101,19 +101,37 @@ TEST_F(SqliteStateStoreTest, DatabaseOfAnotherApplicationIsRefused) {
 
 TEST_F(SqliteStateStoreTest, NewerSchemaIsRefused) {
   ASSERT_TRUE(OpenStatus(path_).ok());
-  ASSERT_TRUE(RawDb(path_)->Exec("PRAGMA user_version = 4").ok());
+  ASSERT_TRUE(RawDb(path_)->Exec("PRAGMA user_version = 5").ok());
   Status s = OpenStatus(path_);
   EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition) << s.ToString();
   EXPECT_THAT(
       s.message(),
-      HasSubstr("schema version 4, newer than this deltacommit knows (3)"));
+      HasSubstr("schema version 5, newer than this deltacommit knows (4)"));
 }
 
-// What schema version 3 added: dropping them turns a new file into one of
-// schema 2.
+// What schema versions 3 and 4 added: dropping them turns a new file into
+// one of schema 2 (or 3).
+constexpr char kDropVersionFourTable[] = "DROP TABLE uc_metastore; ";
 constexpr char kDropVersionThreeTables[] =
-    "DROP TABLE uc_catalogs; DROP TABLE uc_schemas; DROP TABLE uc_tables; "
-    "DROP TABLE uc_staging_tables; ";
+    "DROP TABLE uc_metastore; DROP TABLE uc_catalogs; DROP TABLE uc_schemas; "
+    "DROP TABLE uc_tables; DROP TABLE uc_staging_tables; ";
+
+// A file of schema 3 (the catalog without its metastore id) keeps its
+// catalog and gains the metastore table.
+TEST_F(SqliteStateStoreTest, AVersionThreeFileIsMigrated) {
+  { ASSERT_TRUE(SqliteStateStore::Open({path_}).ok()); }
+  ASSERT_TRUE(RawDb(path_)
+                  ->Exec((std::string(kDropVersionFourTable) +
+                          "INSERT INTO uc_catalogs (name, entry) VALUES ('kept', '{}'); "
+                          "PRAGMA user_version = 3")
+                             .c_str())
+                  .ok());
+  auto store = SqliteStateStore::Open({path_});
+  ASSERT_TRUE(store.ok()) << store.status().ToString();
+  EXPECT_EQ(RawDb(path_)->QueryText("PRAGMA user_version").value(), "4");
+  EXPECT_EQ(RawDb(path_)->QueryText("SELECT count(*) FROM uc_catalogs").value(), "1");
+  EXPECT_EQ(RawDb(path_)->QueryText("SELECT count(*) FROM uc_metastore").value(), "0");
+}
 
 // A file of schema 2 (the release before the catalog) keeps its commits and
 // application txns and gains the catalog's tables.
@@ -131,7 +149,7 @@ TEST_F(SqliteStateStoreTest, AVersionTwoFileIsMigrated) {
                   .ok());
   auto store = SqliteStateStore::Open({path_});
   ASSERT_TRUE(store.ok()) << store.status().ToString();
-  EXPECT_EQ(RawDb(path_)->QueryText("PRAGMA user_version").value(), "3");
+  EXPECT_EQ(RawDb(path_)->QueryText("PRAGMA user_version").value(), "4");
   EXPECT_EQ(RawDb(path_)->QueryText("SELECT count(*) FROM uc_tables").value(), "0");
   EXPECT_EQ((*store)->LatestAppTxn(kTable, "app").value(), (AppliedTxn{3, 0}));
 }
@@ -150,7 +168,7 @@ TEST_F(SqliteStateStoreTest, AVersionOneFileIsMigrated) {
                   .ok());
   auto store = SqliteStateStore::Open({path_});
   ASSERT_TRUE(store.ok()) << store.status().ToString();
-  EXPECT_EQ(RawDb(path_)->QueryText("PRAGMA user_version").value(), "3");
+  EXPECT_EQ(RawDb(path_)->QueryText("PRAGMA user_version").value(), "4");
   auto latest = (*store)->Latest(kTable);
   ASSERT_TRUE(latest.ok() && latest->has_value());
   EXPECT_EQ((*latest)->version, 0);

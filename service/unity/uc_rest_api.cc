@@ -104,6 +104,7 @@ Status UcRestApi::AddRoutes(http::Router& router) {
       {"GET", {"/tables", &UcRestApi::ListTables}},
       {"GET", {"/tables/{full_name}", &UcRestApi::GetTable}},
       {"DELETE", {"/tables/{full_name}", &UcRestApi::DeleteTable}},
+      {"GET", {"/metastore_summary", &UcRestApi::GetMetastoreSummary}},
   };
   for (const auto& [method, route] : routes) {
     Handler handler = route.second;
@@ -181,6 +182,17 @@ Response UcRestApi::ListCatalogs(const Request& request) {
       }
     }
     return Answer({{"catalogs", std::move(listed)}});
+  });
+}
+
+// Delta Spark asks it to find which configured catalog holds a table (the
+// table's ucMetastoreId): any valid token may, as Unity Catalog's server
+// answers every authenticated caller.
+Response UcRestApi::GetMetastoreSummary(const Request& request) {
+  return WithToken(request, [&](const TokenConfig&) {
+    StatusOr<std::string> id = deps_.catalog->MetastoreId();
+    if (!id.ok()) return Fail(id.status());
+    return Answer({{"metastore_id", *id}});
   });
 }
 

@@ -43,6 +43,7 @@ class UcRestApi {
   http::Response CreateCatalog(const http::Request& request);
   http::Response GetCatalog(const http::Request& request);
   http::Response ListCatalogs(const http::Request& request);
+  http::Response GetMetastoreSummary(const http::Request& request);
   http::Response DeleteCatalog(const http::Request& request);
   http::Response CreateSchema(const http::Request& request);
   http::Response GetSchema(const http::Request& request);

@@ -1254,6 +1254,36 @@ TYPED_TEST(CatalogStoreContractTest, PeerSeesWhatAnotherStoreObjectWrote) {
   EXPECT_EQ(this->GetStaging(staging.table_id), staging);
 }
 
+// --- the metastore ---------------------------------------------------------
+
+// Peers racing for the first id all get the one that won, and it outlives
+// the store object (the DynamoDB table is shared by every run, so its id
+// may have been made by an earlier one).
+TYPED_TEST(CatalogStoreContractTest, TheMetastoreIdIsMadeOnceAndSharedByPeers) {
+  constexpr size_t kThreads = 6;
+  const std::vector<std::shared_ptr<CatalogStore>> peers = {this->env_->NewPeer(),
+                                                            this->env_->NewPeer()};
+  ASSERT_TRUE(peers[0] != nullptr && peers[1] != nullptr);
+  std::vector<StatusOr<std::string>> ids(kThreads, std::string());
+  std::barrier start(static_cast<std::ptrdiff_t>(kThreads));
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      start.arrive_and_wait();
+      ids[t] = peers[t % peers.size()]->MetastoreId();
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  ASSERT_TRUE(ids[0].ok()) << ids[0].status().ToString();
+  EXPECT_EQ(ids[0]->size(), 36u) << *ids[0];
+  for (const StatusOr<std::string>& id : ids) {
+    ASSERT_TRUE(id.ok()) << id.status().ToString();
+    EXPECT_EQ(*id, *ids[0]);
+  }
+  this->env_->Reopen();
+  EXPECT_EQ(Must(this->store().MetastoreId()), *ids[0]);
+}
+
 TYPED_TEST(CatalogStoreContractTest, RacingCreatesOfOneNameExactlyOneWins) {
   constexpr size_t kThreads = 8;
   const std::vector<std::shared_ptr<CatalogStore>> peers = {this->env_->NewPeer(),

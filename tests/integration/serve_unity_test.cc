@@ -164,14 +164,19 @@ TEST_F(ServeUnityTest, TablesAreMadeResolvedListedAndDroppedOverHttp) {
 
 // The catalog outlives the process: a restarted serve on the same state
 // file answers the same names.
-TEST_F(ServeUnityTest, TheCatalogSurvivesARestart) {
+TEST_F(ServeUnityTest, TheCatalogAndItsMetastoreIdSurviveARestart) {
   const json before = Body(Uc("GET", "/schemas/main.sales"));
+  const json summary = Body(Uc("GET", "/metastore_summary", "", reader_token_));
+  ASSERT_TRUE(summary.contains("metastore_id")) << summary.dump();
+  EXPECT_EQ(summary["metastore_id"].get<std::string>().size(), 36u);
+  EXPECT_EQ(Body(Uc("GET", "/metastore_summary")), summary) << "asked again";
   ASSERT_EQ(before["full_name"], "main.sales");
   ASSERT_EQ(serve_->Terminate(), 0);
   serve_.reset();
   Start("[[token]]\nname = \"admin\"\nsha256 = \"" + service::HashToken(admin_token_) +
         "\"\ntables = [\"" + table_ + "\"]\ncatalogs = [\"*\"]\nactions = [\"read\"]\n");
   EXPECT_EQ(Body(Uc("GET", "/schemas/main.sales")), before);
+  EXPECT_EQ(Body(Uc("GET", "/metastore_summary")), summary) << "after the restart";
 }
 
 TEST_F(ServeUnityTest, EveryBadInputRowGetsItsStatusCodeAndErrorAndWritesNothing) {

@@ -25,6 +25,7 @@ constexpr std::array<std::string_view, kCatalogStoreOpCount> kOpNames = {
     "UpdateTable",
     "RenameTable",
     "DeleteTable",
+    "MetastoreId",
 };
 
 }  // namespace
@@ -165,6 +166,11 @@ Status FaultyCatalogStore::DeleteTable(const TableName& name) {
   const std::string key = name.FullName();
   return Intercept<Status>(CatalogStoreOp::kDeleteTable, {key},
                            [&] { return ForwardingCatalogStore::DeleteTable(name); });
+}
+
+StatusOr<std::string> FaultyCatalogStore::MetastoreId() {
+  return Intercept<StatusOr<std::string>>(CatalogStoreOp::kMetastoreId, {""},
+                                          [&] { return ForwardingCatalogStore::MetastoreId(); });
 }
 
 }  // namespace deltacommit::service::testing

@@ -44,8 +44,9 @@ enum class CatalogStoreOp {
   kUpdateTable,
   kRenameTable,
   kDeleteTable,
+  kMetastoreId,
 };
-inline constexpr size_t kCatalogStoreOpCount = 18;
+inline constexpr size_t kCatalogStoreOpCount = 19;
 
 // "CreateCatalog", "GetCatalog", ...
 std::string_view CatalogStoreOpName(CatalogStoreOp op);
@@ -81,6 +82,7 @@ class FaultyCatalogStore : public ForwardingCatalogStore, public PortFaults<Cata
   Status RenameTable(const TableName& from, const std::string& new_name,
                      int64_t updated_at_ms) override;
   Status DeleteTable(const TableName& name) override;
+  StatusOr<std::string> MetastoreId() override;
   std::string Describe() const override;
 };
 
