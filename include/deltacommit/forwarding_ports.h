@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "deltacommit/catalog_client.h"
 #include "deltacommit/commit_service_client.h"
 #include "deltacommit/coordination_table.h"
 #include "deltacommit/object_store.h"
@@ -105,6 +106,34 @@ class ForwardingCommitServiceClient : public CommitServiceClient {
  private:
   CommitServiceClient& base_;
   std::unique_ptr<CommitServiceClient> owned_;  // null when borrowed
+};
+
+class ForwardingCatalogClient : public CatalogClient {
+ public:
+  // `base` must outlive this object.
+  explicit ForwardingCatalogClient(CatalogClient& base) : base_(base) {}
+  // Owns `base`, which must not be null.
+  explicit ForwardingCatalogClient(std::unique_ptr<CatalogClient> base)
+      : ForwardingCatalogClient(*base) {
+    owned_ = std::move(base);
+  }
+
+  CatalogClient& base() const { return base_; }
+
+  std::string Describe() const override;
+  StatusOr<CatalogTable> LoadTable(const CatalogTableName& name) override;
+  StatusOr<VendedCredentials> TableCredentials(const CatalogTableName& name,
+                                               std::string_view location,
+                                               CatalogAccess access) override;
+  StatusOr<CatalogStagingTable> CreateStagingTable(const CatalogTableName& name) override;
+  StatusOr<VendedCredentials> StagingTableCredentials(const std::string& table_id) override;
+  Status CreateTable(const CatalogTableName& name, const CatalogNewTable& table) override;
+  Status Commit(const CatalogTableName& name, const std::string& table_id,
+                const CatalogCommit& commit, std::optional<Version> backfilled) override;
+
+ private:
+  CatalogClient& base_;
+  std::unique_ptr<CatalogClient> owned_;  // null when borrowed
 };
 
 // Forwards WriteCheckpoint too: a read-only wrapped handler refuses it

@@ -80,6 +80,38 @@ StatusOr<PendingCommits> ForwardingCommitServiceClient::GetPendingCommits(
   return base_.GetPendingCommits(table, start);
 }
 
+std::string ForwardingCatalogClient::Describe() const { return base_.Describe(); }
+
+StatusOr<CatalogTable> ForwardingCatalogClient::LoadTable(const CatalogTableName& name) {
+  return base_.LoadTable(name);
+}
+
+StatusOr<VendedCredentials> ForwardingCatalogClient::TableCredentials(
+    const CatalogTableName& name, std::string_view location, CatalogAccess access) {
+  return base_.TableCredentials(name, location, access);
+}
+
+StatusOr<CatalogStagingTable> ForwardingCatalogClient::CreateStagingTable(
+    const CatalogTableName& name) {
+  return base_.CreateStagingTable(name);
+}
+
+StatusOr<VendedCredentials> ForwardingCatalogClient::StagingTableCredentials(
+    const std::string& table_id) {
+  return base_.StagingTableCredentials(table_id);
+}
+
+Status ForwardingCatalogClient::CreateTable(const CatalogTableName& name,
+                                            const CatalogNewTable& table) {
+  return base_.CreateTable(name, table);
+}
+
+Status ForwardingCatalogClient::Commit(const CatalogTableName& name, const std::string& table_id,
+                                       const CatalogCommit& commit,
+                                       std::optional<Version> backfilled) {
+  return base_.Commit(name, table_id, commit, backfilled);
+}
+
 StatusOr<std::vector<std::string>>
 ForwardingParquetHandler::ReadCheckpointActions(
     ObjectStore& store, const std::vector<std::string>& keys) {

@@ -8,6 +8,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -18,7 +19,11 @@
 #include "delta_rest_fixture.h"
 #include "deltacommit/action_json.h"
 #include "deltacommit/commit_coordinator.h"
+#include "deltacommit/logstore/catalog_log_store.h"
+#include "deltacommit/posix/posix_object_store.h"
 #include "deltacommit/table.h"
+#include "deltacommit/testing/fault_catalog_client.h"
+#include "deltacommit/unity_client/delta_rest_catalog_client.h"
 
 namespace deltacommit::testing {
 namespace {
@@ -302,6 +307,67 @@ TEST_F(CatalogTableTest, TheCliCreatesCommitsAndReadsByName) {
   EXPECT_NE(no_url.exit_code, 0);
   EXPECT_THAT(no_url.err, HasSubstr("--catalog-url is required"));
   unsetenv("DELTACOMMIT_CATALOG_TOKEN");
+}
+
+// The catalog log store over the real client, with faults between them:
+// a commit whose reply is lost after the catalog ratified it is found again
+// by the transaction (once, not twice); one that never reached the catalog
+// is retried at the same version; a refused one leaves no staged file.
+TEST_F(CatalogTableTest, LostRepliesAndRefusalsOfTheCatalogLeaveEachCommitOnce) {
+  CreateManagedTable();
+  auto http = aws::NewCurlHttpClient();
+  auto client = unity_client::DeltaRestCatalogClient::Create(
+      {"http://127.0.0.1:" + std::to_string(serve_->port()), kToken, {}}, *http, RealSleeper());
+  ASSERT_TRUE(client.ok()) << client.status().ToString();
+  FaultInjectingCatalogClient faulty(**client);
+  PosixObjectStore store(path_.string());
+  const CatalogTableName name{"main", "sales", "orders"};
+  CatalogLogStore log(store, faulty, name, table_id_);
+  auto commit = [&](const std::string& file) -> StatusOr<CommitOutcome> {
+    DC_ASSIGN_OR_RETURN(std::shared_ptr<const Snapshot> read, LoadSnapshot(log, {}));
+    TransactionOptions options;
+    options.table_uri = "file://" + path_.string();
+    Transaction txn(log, read, options, SystemClock(), RealSleeper());
+    txn.AddAction(File(file));
+    return txn.Commit();
+  };
+
+  faulty.DropReplyOnNthCall(CatalogClientOp::kCommit, 1);
+  StatusOr<CommitOutcome> lost = commit("lost-reply");
+  ASSERT_TRUE(lost.ok()) << lost.status().ToString();
+  EXPECT_EQ(lost->result, CommitResult::kCommitted);
+  EXPECT_EQ(lost->version, 1);
+  // Never sent: a plain failure (nothing committed, the staged file gone);
+  // the caller's retry lands.
+  faulty.FailNthCall(CatalogClientOp::kCommit, 1, UnavailableError("catalog unreachable"));
+  StatusOr<CommitOutcome> unsent = commit("never-sent");
+  EXPECT_EQ(unsent.status().code(), StatusCode::kUnavailable) << unsent.status().ToString();
+  EXPECT_EQ(Load()["latest-table-version"], 1);
+  StatusOr<CommitOutcome> retried = commit("retried");
+  ASSERT_TRUE(retried.ok()) << retried.status().ToString();
+  EXPECT_EQ(retried->version, 2);
+
+  const json loaded = Load();
+  EXPECT_EQ(loaded["latest-table-version"], 2);
+  auto snapshot = LoadSnapshot(log, {});
+  ASSERT_TRUE(snapshot.ok()) << snapshot.status().ToString();
+  EXPECT_EQ((*snapshot)->active_files().size(), 2u) << "each commit once";
+  EXPECT_TRUE(Published(2));
+
+  // A commit the catalog refuses (another table id: dropped and made
+  // again) fails, and its staged file is removed again.
+  CatalogLogStore stale(store, faulty, name, "00000000-0000-0000-0000-000000000000");
+  Status refused = stale.Write(3, "{\"commitInfo\":{\"timestamp\":1}}\n");
+  EXPECT_FALSE(refused.ok());
+  // Staged files left: the lost reply's (ratified, kept) and the retried
+  // commit's; not the unsent one's nor the refused one's.
+  std::vector<std::string> staged;
+  for (const auto& entry : fs::directory_iterator(path_ / "_delta_log" / "_staged_commits")) {
+    staged.push_back(entry.path().filename().string().substr(0, 20));
+  }
+  std::sort(staged.begin(), staged.end());
+  EXPECT_EQ(staged, (std::vector<std::string>{FormatVersion(1), FormatVersion(2)}));
+  EXPECT_EQ(Load()["latest-table-version"], 2);
 }
 
 }  // namespace
