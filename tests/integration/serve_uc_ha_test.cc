@@ -226,7 +226,8 @@ class ServeUcHaTest : public ::testing::TestWithParam<bool> {
   bool Landed(Version v, const std::string& name) {
     std::optional<http::testing::RawResponse> loaded = Send(*b_, "GET", kTablePath, nullptr);
     if (!loaded || loaded->status != 200) return false;
-    for (const json& c : json::parse(loaded->body)["commits"]) {
+    const json table = json::parse(loaded->body, nullptr, false);
+    for (const json& c : table.value("commits", json::array())) {
       if (c["version"] == v) return c["file-name"] == name;
     }
     const fs::path published = location_ / "_delta_log" / (FormatVersion(v) + ".json");
