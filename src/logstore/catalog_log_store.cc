@@ -1,20 +1,14 @@
 #include "deltacommit/logstore/catalog_log_store.h"
 
-#include <chrono>
 #include <utility>
 
 #include "deltacommit/action_json.h"
+#include "deltacommit/clock.h"
 #include "deltacommit/log_path.h"
 #include "logstore/ratified_log.h"
 
 namespace deltacommit {
 namespace {
-
-int64_t NowMillis() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 // The commit's timestamp as the catalog records it: its inCommitTimestamp
 // (catalog-managed tables have them), else its commitInfo's timestamp, else
@@ -29,7 +23,7 @@ int64_t CommitTimestamp(std::string_view content) {
       if (info->timestamp) return *info->timestamp;
     }
   }
-  return NowMillis();
+  return SystemClock().NowMillis();
 }
 
 }  // namespace
@@ -87,7 +81,7 @@ Status CatalogLogStore::Write(Version version, std::string_view content) {
   commit.version = version;
   commit.staged_file = staged;
   commit.size = static_cast<int64_t>(content.size());
-  commit.modification_ms = NowMillis();
+  commit.modification_ms = SystemClock().NowMillis();
   commit.timestamp_ms = CommitTimestamp(content);
   const Version backfilled = backfilled_.load();
   Status ratified = client_.Commit(name_, table_id_, commit,

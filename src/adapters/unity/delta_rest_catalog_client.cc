@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "deltacommit/aws/sigv4.h"
+#include "deltacommit/core/http_url.h"
 
 namespace deltacommit::unity_client {
 namespace {
@@ -110,15 +111,6 @@ StatusOr<PendingCommit> ParseCommit(const Json& c, const std::string& where) {
   DC_ASSIGN_OR_RETURN(commit.size, Int(c, "file-size", where));
   DC_ASSIGN_OR_RETURN(commit.commit_timestamp_ms, Int(c, "timestamp", where));
   return commit;
-}
-
-bool IsHttpUrl(std::string_view url) {
-  for (std::string_view scheme : {"http://", "https://"}) {
-    if (url.starts_with(scheme) && url.size() > scheme.size() && url[scheme.size()] != '/') {
-      return url.find_first_of(" ?#") == std::string_view::npos;
-    }
-  }
-  return false;
 }
 
 }  // namespace
@@ -259,12 +251,8 @@ StatusOr<CatalogStagingTable> ParseStagingTableAnswer(std::string_view body,
 
 StatusOr<std::unique_ptr<DeltaRestCatalogClient>> DeltaRestCatalogClient::Create(
     DeltaRestCatalogOptions options, aws::HttpClient& http, Sleeper& sleeper) {
-  std::string url = options.url;
-  while (url.ends_with("/")) url.pop_back();
-  if (!IsHttpUrl(url)) {
-    return InvalidArgumentError("--catalog-url \"" + options.url.substr(0, 256) +
-                                "\": not an http(s)://host[:port] URL");
-  }
+  DC_ASSIGN_OR_RETURN(std::string url,
+                      NormalizeHttpUrl(options.url, "--catalog-url", "--catalog-token"));
   if (options.token.empty()) {
     return InvalidArgumentError(
         "--catalog-token: empty (the catalog's bearer token; else DELTACOMMIT_CATALOG_TOKEN)");
