@@ -37,6 +37,10 @@ void AddTableOptions(CLI::App* command, TableFlags* o) {
   command->add_option("--catalog-token", o->catalog_token,
                       "uc:// tables: the catalog's bearer token (else DELTACOMMIT_CATALOG_TOKEN, "
                       "which keeps it out of the process list)");
+  command->add_flag("--catalog-send-credentials", o->catalog_send_credentials,
+                    "uc:// tables: send the catalog this writer's own temporary S3 credentials, "
+                    "for a catalog that passes them through instead of vending its own (else "
+                    "DELTACOMMIT_CATALOG_SEND_CREDENTIALS=true)");
 }
 
 namespace {
@@ -88,6 +92,7 @@ StatusOr<TableOptions> ToTableOptions(const TableFlags& o) {
   options.service_endpoint = o.service_endpoint;
   options.catalog_url = o.catalog_url;
   options.catalog_token = o.catalog_token;
+  options.catalog_send_credentials = o.catalog_send_credentials;
   options.meter = CliMeter();
   options.skip_setup = o.skip_setup;
   return options;

@@ -26,6 +26,7 @@ struct TableFlags {
   std::string service_endpoint;
   std::string catalog_url;
   std::string catalog_token;
+  bool catalog_send_credentials = false;
   // Not an option: open without any remote call (no auto-create), for
   // `doctor`, which checks the table rather than sets it up.
   bool skip_setup = false;

@@ -85,6 +85,13 @@ struct TableOptions {
   // DELTACOMMIT_CATALOG_TOKEN). Refused for other tables.
   std::string catalog_url;
   std::string catalog_token;
+  // Send the catalog the writer's own temporary S3 credentials (from the
+  // credential chain, turned temporary by STS GetSessionToken when they
+  // are long-term keys), for a catalog that passes them through instead
+  // of vending its own (`serve` with vend_credentials = "pass_through").
+  // Also when DELTACOMMIT_CATALOG_SEND_CREDENTIALS is "true". Never sent
+  // otherwise.
+  bool catalog_send_credentials = false;
   // Timeouts of every HTTP call (S3, STS, DynamoDB, the commit service).
   HttpTimeouts http;
   // Time and backoff; null: the system clock and real sleeps. REQUIRES:

@@ -64,17 +64,22 @@ Status ReadVendFields(TomlSection& section, EndpointFields& fields) {
   DC_RETURN_IF_ERROR(section.GetInt("vend_duration_seconds", aws::kMinSessionDurationSeconds,
                                     aws::kMaxRoleSessionDurationSeconds,
                                     fields.vend_duration_seconds));
-  if (fields.vend_credentials != "none" && fields.vend_credentials != "assume_role") {
+  if (fields.vend_credentials != "none" && fields.vend_credentials != "assume_role" &&
+      fields.vend_credentials != "pass_through") {
     return section.Error("vend_credentials",
                          "is " + QuoteForMessage(fields.vend_credentials) +
                              "; it must be \"assume_role\" (STS AssumeRole of vend_role_arn, "
-                             "scoped to each table) or \"none\"");
+                             "scoped to each table), \"pass_through\" (the writer's own temporary "
+                             "credentials, sent with each request) or \"none\"");
   }
-  if (fields.vend_credentials == "none") {
+  if (fields.vend_credentials != "assume_role") {
+    // The other keys configure AssumeRole; without it they would mean
+    // nothing, and a typo would go unseen.
     for (std::string_view key : kVendKeys) {
       if (key != "vend_credentials" && section.Has(key)) {
-        return section.Error(key, "is set but vend_credentials is \"none\"; set "
-                                  "vend_credentials = \"assume_role\" to vend credentials");
+        return section.Error(key, "is set but vend_credentials is " +
+                                      QuoteForMessage(fields.vend_credentials) +
+                                      "; it is read only with vend_credentials = \"assume_role\"");
       }
     }
   }
@@ -86,6 +91,10 @@ StatusOr<VendConfig> ResolveVend(const TomlSection& section, const EndpointField
                                  const aws::AwsServiceConfig& s3, const std::string& describe) {
   VendConfig vend;
   if (fields.vend_credentials == "none") return vend;
+  if (fields.vend_credentials == "pass_through") {
+    vend.source = VendConfig::Source::kPassThrough;
+    return vend;
+  }
   vend.source = VendConfig::Source::kAssumeRole;
   if (fields.vend_role_arn.empty()) {
     return section.Error("vend_role_arn",

@@ -420,9 +420,27 @@ TEST(VendConfigTest, ABucketInheritsVendingOrSetsItAsAWhole) {
   EXPECT_EQ(Endpoint(config, "other")->vend.role_arn, "arn:aws:iam::1:role/default");
 }
 
+TEST(VendConfigTest, ABucketPassesWritersCredentialsThroughWithNoOtherKey) {
+  S3Config config = Parsed(
+      "[s3]\nvend_credentials = \"pass_through\"\n"
+      "[[s3.bucket]]\nname = \"sts\"\nvend_credentials = \"assume_role\"\n"
+      "vend_role_arn = \"arn:aws:iam::1:role/own\"\n");
+  EXPECT_EQ(Endpoint(config, "any")->vend.source, VendConfig::Source::kPassThrough);
+  EXPECT_TRUE(Endpoint(config, "any")->vend.role_arn.empty());
+  EXPECT_EQ(Endpoint(config, "sts")->vend.source, VendConfig::Source::kAssumeRole);
+  // AssumeRole's keys mean nothing here: a typo would go unseen.
+  EXPECT_THAT(Error("[s3]\nvend_credentials = \"pass_through\"\n"
+                    "vend_role_arn = \"arn:aws:iam::1:role/v\"\n"),
+              HasSubstr("s3.vend_role_arn: is set but vend_credentials is \"pass_through\""));
+  EXPECT_THAT(Error("[[s3.bucket]]\nname = \"bkt\"\nvend_credentials = \"pass_through\"\n"
+                    "vend_duration_seconds = 900\n"),
+              HasSubstr("vend_duration_seconds: is set but vend_credentials is \"pass_through\""));
+}
+
 TEST(VendConfigTest, MistakesAreNamedAtTheirKey) {
   EXPECT_THAT(Error("[s3]\nvend_credentials = \"static\"\n"),
-              AllOf(HasSubstr("s3.vend_credentials: is \"static\""), HasSubstr("assume_role")));
+              AllOf(HasSubstr("s3.vend_credentials: is \"static\""), HasSubstr("assume_role"),
+                    HasSubstr("pass_through")));
   EXPECT_THAT(Error("[s3]\nvend_credentials = \"assume_role\"\n"),
               HasSubstr("s3.vend_role_arn: missing"));
   EXPECT_THAT(Error("[s3]\nvend_credentials = \"assume_role\"\nvend_role_arn = \"vend\"\n"),

@@ -73,9 +73,12 @@ struct VendConfig {
     kNone,        // no vending: the credentials endpoints answer 400
     kAssumeRole,  // STS AssumeRole of `role_arn` at `sts`, narrowed by a
                   // session policy to the table's prefix and operation
+    kPassThrough,  // the writer's own temporary credentials, sent with the
+                   // request (X-Deltacommit-* headers), handed back and used
+                   // unchanged: for stores without STS
   };
   Source source = Source::kNone;
-  std::string role_arn;     // required for kAssumeRole
+  std::string role_arn;     // required for kAssumeRole (the rest: kAssumeRole only)
   std::string external_id;  // sent when non-empty
   // STS, resolved: vend_sts_endpoint, else AWS's STS for the region (only
   // when the bucket is on AWS: for any other store it must be configured).

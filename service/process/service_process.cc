@@ -16,6 +16,7 @@
 #include "service/http/http_server.h"
 #include "service/http/run_until_signal.h"
 #include "service/process/open_state_store.h"
+#include "service/vend/bucket_credential_vendor.h"
 #include "service/vend/sts_credential_vendor.h"
 #include "service/unity/delta_rest_api.h"
 #include "service/unity/uc_commits_api.h"
@@ -107,7 +108,8 @@ class Service {
         api_({&config_, &authenticator_, &commits_, &state_->store(), &commit_metrics_, &metrics_,
               &logger_}),
         unity_api_(UnityDeps()),
-        vendor_(config.s3, *sts_http_, *service_credentials_),
+        assume_role_(config.s3, *sts_http_, *service_credentials_),
+        vendor_(config.s3, assume_role_),
         unity_commits_({UnityDeps(), &commits_, config.commits.max_unpublished_commits, &logger_,
                         &vendor_}),
         unity_credentials_(UnityDeps(), vendor_, &logger_),
@@ -171,12 +173,14 @@ class Service {
   // Unity Catalog's names and commits (docs/unity-catalog.md).
   unity::UcRestApi unity_api_;
   // Credential vending (for clients, and for the service's own reads and
-  // publishing of UC commits to S3 tables): STS AssumeRole signed with the
-  // service's own AWS chain (environment, profile), never a client's.
+  // publishing of UC commits to S3 tables), per bucket: STS AssumeRole
+  // signed with the service's own AWS chain (environment, profile), never a
+  // client's; or the writer's own credentials passed through.
   std::unique_ptr<aws::HttpClient> sts_http_ = aws::NewCurlHttpClient();
   std::unique_ptr<aws::CredentialsProvider> service_credentials_ =
       aws::DefaultCredentialsChain({});
-  StsCredentialVendor vendor_;
+  StsCredentialVendor assume_role_;
+  BucketCredentialVendor vendor_;
   unity::UcCommitsApi unity_commits_;
   unity::UcCredentialsApi unity_credentials_;
   // The Delta REST API (/delta/v1): the same catalog and commits.

@@ -162,7 +162,8 @@ Response DeltaRestApi::CreateStagingTable(const Request& request) {
     UcOr<StagingTableEntry> staging = tables_.Stage(token, *name);
     if (!staging.ok()) return Fail(staging.error());
     StatusOr<Json> credentials =
-        credentials_.StagingTableStorageCredentials(token, staging->table_id);
+        credentials_.StagingTableStorageCredentials(token, staging->table_id,
+                                                    SentCredentialsOf(request));
     if (!credentials.ok()) return Fail(credentials.status(), UcObject::kTable);
     Response answer = Answer(DeltaStagingTableResponse(*staging, *std::move(credentials)));
     answer.headers.emplace_back("Cache-Control", "no-store");
@@ -325,7 +326,8 @@ Response DeltaRestApi::UpdateTable(const Request& request) {
       return LoadAnswer(table->table_id);
     }
 
-    StatusOr<UcCommitTarget> target = committer_.Find(token, table->table_id, Action::kCommit);
+    StatusOr<UcCommitTarget> target =
+        committer_.Find(token, table->table_id, Action::kCommit, SentCredentialsOf(request));
     if (!target.ok()) return Fail(target.status(), UcObject::kTable);
     if (!update->commit) {
       if (!etag_matches) {

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "deltacommit/core/message_quote.h"
+#include "service/unity/uc_credentials_api.h"
 #include "service/unity/uc_json.h"
 #include "service/unity/uc_types.h"
 
@@ -142,7 +143,8 @@ Response UcCommitsApi::PostCommit(const Request& request) {
           metadata = *std::move(parsed);
         }
 
-        StatusOr<UcCommitTarget> target = committer_.Find(token, *table_id, Action::kCommit);
+        StatusOr<UcCommitTarget> target =
+            committer_.Find(token, *table_id, Action::kCommit, SentCredentialsOf(request));
         if (!target.ok()) return Fail(target.status(), UcObject::kTable);
         StatusOr<TableUri> sent = NormalizeTableUri(*table_uri);
         if (!sent.ok() || sent->uri != target->access.table) {

@@ -100,7 +100,8 @@ StatusOr<UcCommitInfo> ParseCommitInfo(const nlohmann::json& object, std::string
 }
 
 StatusOr<UcCommitTarget> UcCommitter::Find(const TokenConfig& token, const std::string& table_id,
-                                           Action action) const {
+                                           Action action,
+                                           const service_wire::SentCredentials& sent) const {
   DC_RETURN_IF_ERROR(ValidateUuid("table_id", table_id));
   DC_ASSIGN_OR_RETURN(std::optional<TableEntry> table, deps_.names.catalog->GetTableById(table_id));
   if (!table) return NotFoundError("Table not found: " + table_id);
@@ -131,8 +132,10 @@ StatusOr<UcCommitTarget> UcCommitter::Find(const TokenConfig& token, const std::
                               "has no vendor");
   }
   // A client of these APIs sends no storage credentials: the service reads
-  // the staged commit and publishes as a session it vends itself.
-  const VendRequest own_request{*location, VendOperation::kReadWrite, "uc-commits-" + token.name};
+  // the staged commit and publishes as a session it vends itself (for a
+  // pass-through bucket, the writer's own, which it did send).
+  const VendRequest own_request{*location, VendOperation::kReadWrite, "uc-commits-" + token.name,
+                                sent};
   StatusOr<VendedCredentials> own = deps_.vendor->Vend(own_request);
   if (!own.ok()) {
     return VendFailureForClient(own.status(), own_request, deps_.logger)

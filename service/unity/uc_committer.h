@@ -8,7 +8,9 @@
 //   Find        the managed table of an id, once the token may act on its
 //               name and its storage location; for a table on S3 the
 //               service's own READ_WRITE session (it reads the staged
-//               commit and publishes it, the client sends no credentials)
+//               commit and publishes it; the client sends no credentials,
+//               except to a bucket whose credentials pass through, where
+//               the writer's own are that session)
 //   Ratify      the staged file _delta_log/_staged_commits/<file_name> as
 //               version v, only after v-1 and at most once (a resend of the
 //               same version and file is a replay), at most
@@ -103,8 +105,9 @@ class UcCommitter {
   // service's own session. Errors as UcErrorFor(status, UcObject::kTable)
   // reads them: kInvalidArgument for a malformed id or an EXTERNAL table,
   // kNotFound, kPermissionDenied, and the vendor's.
+  // `sent`: the request's credential headers (for a pass-through bucket).
   StatusOr<UcCommitTarget> Find(const TokenConfig& token, const std::string& table_id,
-                                Action action) const;
+                                Action action, const service_wire::SentCredentials& sent = {}) const;
 
   // Ratifies `info` as its version; nullopt when it landed (also as a
   // replay), else the error to answer in either API's shape. `file_field`

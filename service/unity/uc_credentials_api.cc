@@ -20,6 +20,7 @@ namespace {
 using Json = nlohmann::ordered_json;
 using http::Request;
 using http::Response;
+using service_wire::SentCredentials;
 
 Response Fail(const Status& status, UcObject object = UcObject::kOther) {
   return UcRestErrorAnswer(UcErrorFor(status, object));
@@ -141,7 +142,8 @@ Response UcCredentialsApi::TemporaryTableCredentials(const Request& request) {
     }
     StatusOr<VendOperation> operation = TableOperation("field \"operation\"", *operation_text);
     if (!operation.ok()) return Fail(operation.status());
-    StatusOr<Grant> grant = ForTableId(token, *table_id, *operation, /*staging_only=*/false);
+    StatusOr<Grant> grant = ForTableId(token, *table_id, *operation, /*staging_only=*/false,
+                                        SentCredentialsOf(request));
     if (!grant.ok()) return Fail(grant.status(), UcObject::kTable);
     return TemporaryCredentialsAnswer(*grant);
   });
@@ -158,7 +160,7 @@ Response UcCredentialsApi::TemporaryPathCredentials(const Request& request) {
     }
     StatusOr<VendOperation> operation = PathOperation(*operation_text);
     if (!operation.ok()) return Fail(operation.status());
-    StatusOr<Grant> grant = ForPath(token, "field \"url\"", *url, *operation);
+    StatusOr<Grant> grant = ForPath(token, "field \"url\"", *url, *operation, SentCredentialsOf(request));
     if (!grant.ok()) return Fail(grant.status());
     return TemporaryCredentialsAnswer(*grant);
   });
@@ -174,7 +176,7 @@ Response UcCredentialsApi::DeltaTableCredentials(const Request& request) {
     if (!text.ok()) return DeltaFail(text.status());
     StatusOr<VendOperation> operation = TableOperation("query parameter \"operation\"", *text);
     if (!operation.ok()) return DeltaFail(operation.status());
-    StatusOr<Grant> grant = ForTableName(token, *name, *operation);
+    StatusOr<Grant> grant = ForTableName(token, *name, *operation, SentCredentialsOf(request));
     if (!grant.ok()) return DeltaFail(grant.status(), UcObject::kTable);
     return DeltaCredentialsAnswer(*grant);
   });
@@ -186,7 +188,8 @@ Response UcCredentialsApi::DeltaStagingTableCredentials(const Request& request) 
     // The client writes the table's first commit with them: always
     // READ_WRITE.
     StatusOr<Grant> grant =
-        ForTableId(token, table_id, VendOperation::kReadWrite, /*staging_only=*/true);
+        ForTableId(token, table_id, VendOperation::kReadWrite, /*staging_only=*/true,
+                   SentCredentialsOf(request));
     if (!grant.ok()) return DeltaFail(grant.status(), UcObject::kTable);
     return DeltaCredentialsAnswer(*grant);
   });
@@ -201,16 +204,18 @@ Response UcCredentialsApi::DeltaPathCredentials(const Request& request) {
     }
     StatusOr<VendOperation> operation = TableOperation("query parameter \"operation\"", *text);
     if (!operation.ok()) return DeltaFail(operation.status());
-    StatusOr<Grant> grant = ForPath(token, "query parameter \"location\"", *location, *operation);
+    StatusOr<Grant> grant = ForPath(token, "query parameter \"location\"", *location, *operation,
+                                     SentCredentialsOf(request));
     if (!grant.ok()) return DeltaFail(grant.status());
     return DeltaCredentialsAnswer(*grant);
   });
 }
 
 StatusOr<nlohmann::ordered_json> UcCredentialsApi::StagingTableStorageCredentials(
-    const TokenConfig& token, const std::string& table_id) {
+    const TokenConfig& token, const std::string& table_id,
+    const service_wire::SentCredentials& sent) {
   DC_ASSIGN_OR_RETURN(Grant grant, ForTableId(token, table_id, VendOperation::kReadWrite,
-                                              /*staging_only=*/true));
+                                              /*staging_only=*/true, sent));
   return DeltaStorageCredentials(grant);
 }
 
@@ -219,12 +224,14 @@ StatusOr<nlohmann::ordered_json> UcCredentialsApi::StagingTableStorageCredential
 StatusOr<UcCredentialsApi::Grant> UcCredentialsApi::ForTableId(const TokenConfig& token,
                                                                const std::string& table_id,
                                                                VendOperation operation,
-                                                               bool staging_only) {
+                                                               bool staging_only,
+                                                               const SentCredentials& sent) {
   DC_RETURN_IF_ERROR(ValidateUuid("table_id", table_id));
   if (!staging_only) {
     DC_ASSIGN_OR_RETURN(std::optional<TableEntry> table, deps_.catalog->GetTableById(table_id));
     if (table) {
-      return ForFoundTable(token, table->name, table->storage_location, std::nullopt, operation);
+      return ForFoundTable(token, table->name, table->storage_location, std::nullopt, operation,
+                           sent);
     }
   }
   DC_ASSIGN_OR_RETURN(std::optional<StagingTableEntry> staging,
@@ -235,23 +242,25 @@ StatusOr<UcCredentialsApi::Grant> UcCredentialsApi::ForTableId(const TokenConfig
                          table_id);
   }
   return ForFoundTable(token, {staging->catalog, staging->schema, staging->name}, staging->location,
-                       staging->owner, operation);
+                       staging->owner, operation, sent);
 }
 
 StatusOr<UcCredentialsApi::Grant> UcCredentialsApi::ForTableName(const TokenConfig& token,
                                                                  const TableName& name,
-                                                                 VendOperation operation) {
+                                                                 VendOperation operation,
+                                                                 const SentCredentials& sent) {
   // The name is authorised before it is looked up: a token learns nothing
   // of names it may not use.
   DC_RETURN_IF_ERROR(AuthorizeName(token, name.FullName(), ActionFor(operation)));
   DC_ASSIGN_OR_RETURN(std::optional<TableEntry> table, deps_.catalog->GetTable(name));
   if (!table) return NotFoundError("Table not found: " + name.FullName());
-  return ForFoundTable(token, name, table->storage_location, std::nullopt, operation);
+  return ForFoundTable(token, name, table->storage_location, std::nullopt, operation, sent);
 }
 
 StatusOr<UcCredentialsApi::Grant> UcCredentialsApi::ForFoundTable(
     const TokenConfig& token, const TableName& name, const std::string& location,
-    const std::optional<std::string>& staging_owner, VendOperation operation) {
+    const std::optional<std::string>& staging_owner, VendOperation operation,
+    const SentCredentials& sent) {
   const Action action = ActionFor(operation);
   DC_RETURN_IF_ERROR(AuthorizeName(token, name.FullName(), action));
   if (staging_owner && *staging_owner != token.name) {
@@ -261,13 +270,14 @@ StatusOr<UcCredentialsApi::Grant> UcCredentialsApi::ForFoundTable(
   }
   DC_ASSIGN_OR_RETURN(TableUri uri, NormalizeTableUri(location));
   DC_RETURN_IF_ERROR(Authorize(token, uri, action));
-  return Vend(token, uri, operation);
+  return Vend(token, uri, operation, sent);
 }
 
 StatusOr<UcCredentialsApi::Grant> UcCredentialsApi::ForPath(const TokenConfig& token,
                                                             std::string_view field,
                                                             std::string_view url,
-                                                            VendOperation operation) {
+                                                            VendOperation operation,
+                                                            const SentCredentials& sent) {
   StatusOr<TableUri> location = NormalizeTableUri(url);
   if (!location.ok()) {
     return InvalidArgumentError(std::string(field) + ": " + location.status().message());
@@ -276,19 +286,25 @@ StatusOr<UcCredentialsApi::Grant> UcCredentialsApi::ForPath(const TokenConfig& t
                          ? CheckLocalTable(deps_.config->local, *location)
                          : ResolveS3Endpoint(deps_.config->s3, location->bucket, "").status());
   DC_RETURN_IF_ERROR(Authorize(token, *location, ActionFor(operation)));
-  return Vend(token, *location, operation);
+  return Vend(token, *location, operation, sent);
 }
 
 StatusOr<UcCredentialsApi::Grant> UcCredentialsApi::Vend(const TokenConfig& token,
                                                          const TableUri& location,
-                                                         VendOperation operation) {
+                                                         VendOperation operation,
+                                                         const SentCredentials& sent) {
   Grant grant{location, operation, std::nullopt};
   if (location.is_local()) return grant;
-  const VendRequest request{location, operation, token.name};
+  const VendRequest request{location, operation, token.name, sent};
   StatusOr<VendedCredentials> vended = vendor_.Vend(request);
   if (!vended.ok()) return VendFailureForClient(vended.status(), request, logger_);
   grant.credentials = std::move(vended->credentials);
   return grant;
+}
+
+SentCredentials SentCredentialsOf(const Request& request) {
+  return service_wire::ReadSentCredentials(
+      [&](std::string_view name) { return request.Header(name); });
 }
 
 Status VendFailureForClient(const Status& failure, const VendRequest& request,

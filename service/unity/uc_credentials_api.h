@@ -29,8 +29,10 @@
 // READ_WRITE commit); the location by its `tables` prefixes (the same
 // actions), so vending never reaches storage that /v1/commits would not.
 // A staging table's credentials are its creator's only. Credentials come
-// from the CredentialVendor (the bucket's vend_* configuration); answers
-// carry Cache-Control: no-store, and no credential reaches a log.
+// from the CredentialVendor (the bucket's vend_* configuration; for a
+// pass-through bucket, the credentials the request's X-Deltacommit-*
+// headers carry); answers carry Cache-Control: no-store, and no credential
+// reaches a log.
 //
 // Thread-safety: handlers run concurrently; every dependency is safe for it.
 #pragma once
@@ -65,8 +67,9 @@ class UcCredentialsApi {
   // an unfinalised staging table for the token that staged it: READ_WRITE,
   // which its first commit needs. Errors as the staging credentials route
   // answers them; the caller's answer must carry Cache-Control: no-store.
-  StatusOr<nlohmann::ordered_json> StagingTableStorageCredentials(const TokenConfig& token,
-                                                                  const std::string& table_id);
+  StatusOr<nlohmann::ordered_json> StagingTableStorageCredentials(
+      const TokenConfig& token, const std::string& table_id,
+      const service_wire::SentCredentials& sent);
 
   // What a request is granted: its location and operation, and the vended
   // credentials (none for a local location).
@@ -79,26 +82,33 @@ class UcCredentialsApi {
  private:
   // A table or staging table by id (`staging_only`: an unfinalised staging
   // table only), or by name.
+  // `sent` is the request's credential headers, throughout.
   StatusOr<Grant> ForTableId(const TokenConfig& token, const std::string& table_id,
-                             VendOperation operation, bool staging_only);
+                             VendOperation operation, bool staging_only,
+                             const service_wire::SentCredentials& sent);
   StatusOr<Grant> ForTableName(const TokenConfig& token, const TableName& name,
-                               VendOperation operation);
+                               VendOperation operation, const service_wire::SentCredentials& sent);
   // A path (`field` names it in messages).
   StatusOr<Grant> ForPath(const TokenConfig& token, std::string_view field, std::string_view url,
-                          VendOperation operation);
+                          VendOperation operation, const service_wire::SentCredentials& sent);
   // The checks every table's grant makes once it is found: its name, then
   // its creator (a staging table's), then its location.
   StatusOr<Grant> ForFoundTable(const TokenConfig& token, const TableName& name,
                                 const std::string& location,
                                 const std::optional<std::string>& staging_owner,
-                                VendOperation operation);
+                                VendOperation operation, const service_wire::SentCredentials& sent);
   // The vendor's credentials for `location` (none when local).
-  StatusOr<Grant> Vend(const TokenConfig& token, const TableUri& location, VendOperation operation);
+  StatusOr<Grant> Vend(const TokenConfig& token, const TableUri& location, VendOperation operation,
+                       const service_wire::SentCredentials& sent);
 
   const UnityApiDeps deps_;
   CredentialVendor& vendor_;
   http::JsonLogger* const logger_;
 };
+
+// The writer's own credentials as `request`'s X-Deltacommit-* headers carry
+// them (for a bucket whose credentials pass through).
+service_wire::SentCredentials SentCredentialsOf(const http::Request& request);
 
 // What a client is told when the vendor fails: its own errors (bad
 // location, vending not configured, STS unreachable) as they are; STS

@@ -4,10 +4,6 @@
 
 namespace deltacommit::service {
 
-std::string_view VendOperationName(VendOperation operation) {
-  return operation == VendOperation::kReadWrite ? "READ_WRITE" : "READ";
-}
-
 std::string IamLiteral(std::string_view key_prefix) {
   // '$' first: the other two's literal forms contain one.
   std::string out;

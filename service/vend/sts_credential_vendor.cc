@@ -37,21 +37,13 @@ StsCredentialVendor::StsCredentialVendor(const S3Config& s3, aws::HttpClient& ht
 
 StatusOr<VendedCredentials> StsCredentialVendor::Vend(const VendRequest& request) {
   const TableUri& location = request.location;
-  const std::string what =
-      std::string(VendOperationName(request.operation)) + " credentials for " + location.uri;
-  if (location.is_local() || location.bucket.empty()) {
-    return InvalidArgumentError(what + ": only s3:// locations have credentials to vend");
-  }
-  if (location.key_prefix.empty()) {
-    return InvalidArgumentError(what +
-                                ": a location must name a prefix inside its bucket; "
-                                "credentials for a whole bucket are never vended");
-  }
+  const std::string what = DescribeVendRequest(request);
+  DC_RETURN_IF_ERROR(CheckVendLocation(request));
   DC_ASSIGN_OR_RETURN(S3EndpointConfig endpoint, ResolveS3Endpoint(s3_, location.bucket, {}));
-  if (!endpoint.vend.enabled()) {
+  if (endpoint.vend.source != VendConfig::Source::kAssumeRole) {
     return FailedPreconditionError(
         what + ": this service vends no credentials for bucket " + location.bucket +
-        "; its operator can set vend_credentials = \"assume_role\" and vend_role_arn in [s3] or "
+        " by STS AssumeRole; its operator can set vend_credentials = \"assume_role\" and vend_role_arn in [s3] or "
         "in the bucket's [[s3.bucket]] entry");
   }
   if (const size_t bytes = SessionPolicy(location, request.operation).size();

@@ -147,17 +147,41 @@ Status AttachStore(TableAdapters& open, const std::string& location,
   return OkStatus();
 }
 
+// open.log: the catalog log store of the table `table_id` at open.store.
+void AttachCatalogLog(TableAdapters& open, const std::string& table_id, bool registered) {
+  auto log = std::make_unique<CatalogLogStore>(*open.store, *open.catalog, *open.catalog_name,
+                                               table_id, /*hooks=*/nullptr, registered);
+  log->OnWarning(open.catalog_warn);
+  open.log = std::move(log);
+}
+
+// open.own_credentials (the writer's chain) and open.service_credentials,
+// its temporary session, for a catalog that passes credentials through.
+Status AttachOwnCredentials(const TableOptions& o, TableAdapters& open) {
+  aws::CredentialsOptions chain;
+  if (!o.profile.empty()) chain.profile = o.profile;
+  open.own_credentials = aws::DefaultCredentialsChain(chain);
+  DC_ASSIGN_OR_RETURN(aws::AwsServiceConfig s3, S3ServiceOf(o));
+  DC_ASSIGN_OR_RETURN(open.service_credentials,
+                      WriterSession(o, /*storage=*/{}, s3, *open.own_credentials, open));
+  return OkStatus();
+}
+
 }  // namespace
 
 Status CheckNoCatalogOptions(const TableOptions& o) {
-  if (o.catalog_url.empty() && o.catalog_token.empty()) return OkStatus();
+  if (o.catalog_url.empty() && o.catalog_token.empty() && !o.catalog_send_credentials) {
+    return OkStatus();
+  }
   return InvalidArgumentError(
-      std::string(o.catalog_url.empty() ? "--catalog-token" : "--catalog-url") +
+      std::string(!o.catalog_url.empty()     ? "--catalog-url"
+                  : !o.catalog_token.empty() ? "--catalog-token"
+                                             : "--catalog-send-credentials") +
       ": only for tables opened by their catalog name, uc://<catalog>.<schema>.<table>");
 }
 
-StatusOr<std::unique_ptr<TableAdapters>> OpenCatalogTable(std::string_view uri,
-                                                          const TableOptions& o) {
+StatusOr<std::unique_ptr<TableAdapters>> OpenCatalogTable(
+    std::string_view uri, const TableOptions& o, std::function<void(const std::string&)> warn) {
   DC_ASSIGN_OR_RETURN(CatalogTableName name, ParseCatalogTableName(uri));
   DC_RETURN_IF_ERROR(CheckCatalogMode(o));
   unity_client::DeltaRestCatalogOptions catalog;
@@ -171,10 +195,18 @@ StatusOr<std::unique_ptr<TableAdapters>> OpenCatalogTable(std::string_view uri,
   auto open = std::make_unique<TableAdapters>();
   open->mode = CommitMode::kUnityCatalog;
   open->meter = o.meter;
+  open->catalog_warn = std::move(warn);
   open->http = aws::NewCurlHttpClient(HttpOptionsOf(o));
+  if (o.catalog_send_credentials ||
+      OptionOrEnv("", "DELTACOMMIT_CATALOG_SEND_CREDENTIALS") == "true") {
+    DC_RETURN_IF_ERROR(AttachOwnCredentials(o, *open));
+    catalog.send_credentials = open->service_credentials.get();
+  }
   Sleeper& sleeper = o.sleeper != nullptr ? *o.sleeper : RealSleeper();
-  DC_ASSIGN_OR_RETURN(open->catalog, unity_client::DeltaRestCatalogClient::Create(
-                                         std::move(catalog), *open->http, sleeper));
+  DC_ASSIGN_OR_RETURN(
+      std::unique_ptr<CatalogClient> client,
+      unity_client::DeltaRestCatalogClient::Create(std::move(catalog), *open->http, sleeper));
+  open->catalog = open->Metered(std::move(client));
   StatusOr<CatalogTable> loaded = open->catalog->LoadTable(name);
   if (loaded.status().IsNotFound()) {
     // Not in the catalog (yet): usable only to create it (Table::Create).
@@ -197,8 +229,7 @@ StatusOr<std::unique_ptr<TableAdapters>> OpenCatalogTable(std::string_view uri,
   DC_RETURN_IF_ERROR(AttachStore(*open, table.location,
                                  CatalogCredentials::ForTable(*open->catalog, name, table.location),
                                  o));
-  open->log = std::make_unique<CatalogLogStore>(*open->store, *open->catalog, std::move(name),
-                                                table.table_id);
+  AttachCatalogLog(*open, table.table_id, /*registered=*/true);
   return open;
 }
 
@@ -236,8 +267,7 @@ StatusOr<CatalogStagingTable> StageCatalogTable(TableAdapters& open, Metadata& m
   DC_RETURN_IF_ERROR(AttachStore(
       open, staging.location, [&catalog, id] { return catalog.StagingTableCredentials(id); },
       open.catalog_options, std::move(seed)));
-  open.log = std::make_unique<CatalogLogStore>(*open.store, *open.catalog, name, staging.table_id,
-                                               /*hooks=*/nullptr, /*registered=*/false);
+  AttachCatalogLog(open, staging.table_id, /*registered=*/false);
   return staging;
 }
 

@@ -9,6 +9,8 @@
 // where to send them.
 #pragma once
 
+#include <functional>
+
 #include <string_view>
 
 #include "deltacommit/status.h"
@@ -24,9 +26,11 @@ namespace deltacommit {
 // that do not fit (another --log-store, --service-*); the catalog's errors
 // (kNotFound for an unknown table, ...) name the catalog and the table;
 // kFailedPrecondition for a table the catalog does not manage (EXTERNAL:
-// open it by its location).
-StatusOr<std::unique_ptr<TableAdapters>> OpenCatalogTable(std::string_view uri,
-                                                          const TableOptions& options);
+// open it by its location). `warn` is told of a commit that stands but
+// could not be published (CatalogLogStore::OnWarning).
+StatusOr<std::unique_ptr<TableAdapters>> OpenCatalogTable(
+    std::string_view uri, const TableOptions& options,
+    std::function<void(const std::string&)> warn = nullptr);
 
 // Table::Create of a uc:// table the catalog does not know yet
 // (PROTOCOL.md "Creating and Dropping Catalog-managed Tables"; the Delta

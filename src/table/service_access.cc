@@ -89,22 +89,29 @@ void AttachServiceLogStore(bool assign_versions, const std::string& table_uri,
 
 }  // namespace
 
+StatusOr<std::unique_ptr<aws::CredentialsProvider>> WriterSession(
+    const TableOptions& o, const std::map<std::string, std::string>& storage,
+    const aws::AwsServiceConfig& s3, aws::CredentialsProvider& chain, TableAdapters& open) {
+  DC_ASSIGN_OR_RETURN(aws::SessionCredentialsOptions session, SessionOptions(storage));
+  DC_ASSIGN_OR_RETURN(aws::StsClientConfig sts, StsConfig(o, storage, s3));
+  open.sts = std::make_unique<aws::StsClient>(std::move(sts), *open.http);
+  aws::StsClient* client = open.sts.get();
+  return std::unique_ptr<aws::CredentialsProvider>(std::make_unique<aws::SessionCredentialsProvider>(
+      chain,
+      [client](const aws::Credentials& long_term, int64_t seconds) {
+        return client->GetSessionToken(long_term, seconds);
+      },
+      session));
+}
+
 Status AttachCommitService(const TableOptions& o, const std::map<std::string, std::string>& storage,
                            const aws::AwsServiceConfig& s3, TableAdapters& open) {
   DC_ASSIGN_OR_RETURN(service_client::CommitServiceOptions options,
                       service_client::ResolveCommitServiceOptions(o.service_url, o.service_token,
                                                                   o.service_endpoint));
-  DC_ASSIGN_OR_RETURN(aws::SessionCredentialsOptions session, SessionOptions(storage));
   DC_ASSIGN_OR_RETURN(const bool assign_versions, AssignVersions(storage));
-  DC_ASSIGN_OR_RETURN(aws::StsClientConfig sts, StsConfig(o, storage, s3));
-  open.sts = std::make_unique<aws::StsClient>(std::move(sts), *open.http);
-  aws::StsClient* client = open.sts.get();
-  open.service_credentials = std::make_unique<aws::SessionCredentialsProvider>(
-      *open.credentials,
-      [client](const aws::Credentials& long_term, int64_t seconds) {
-        return client->GetSessionToken(long_term, seconds);
-      },
-      session);
+  DC_ASSIGN_OR_RETURN(open.service_credentials,
+                      WriterSession(o, storage, s3, *open.credentials, open));
   open.service = open.Metered(std::make_unique<service_client::HttpCommitServiceClient>(
       std::move(options), *open.http, *open.service_credentials));
   open.service_table = open.uri;

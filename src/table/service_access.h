@@ -16,6 +16,14 @@
 
 namespace deltacommit {
 
+// The writer's temporary credentials from `chain`: its own when they are
+// temporary, else a session from STS GetSessionToken for its long-term keys
+// (STS as the header above says; sets open.sts). REQUIRES: open.http is
+// set; `chain` outlives the result. Nothing is sent here.
+StatusOr<std::unique_ptr<aws::CredentialsProvider>> WriterSession(
+    const TableOptions& options, const std::map<std::string, std::string>& storage,
+    const aws::AwsServiceConfig& s3, aws::CredentialsProvider& chain, TableAdapters& open);
+
 // Sets open.sts, open.service_credentials, open.service and open.log for
 // open.mode (kService or kCoordinated); `s3` is the table's S3 config.
 // REQUIRES: open.http, open.credentials, open.store and open.uri are set.

@@ -106,14 +106,18 @@ aws::HttpOptions HttpOptionsOf(const TableOptions& o) {
   return http;
 }
 
-StatusOr<S3StoreConfig> S3ConfigOf(std::string_view table, const TableOptions& o) {
-  DC_ASSIGN_OR_RETURN(aws::S3Location location, aws::ParseS3Uri(std::string(table)));
+StatusOr<aws::AwsServiceConfig> S3ServiceOf(const TableOptions& o) {
   aws::AwsConfigOverrides overrides;
   if (!o.endpoint_url.empty()) overrides.endpoint_url = o.endpoint_url;
   if (!o.region.empty()) overrides.region = o.region;
   if (!o.profile.empty()) overrides.profile = o.profile;
+  return aws::ResolveServiceConfig("s3", overrides);
+}
+
+StatusOr<S3StoreConfig> S3ConfigOf(std::string_view table, const TableOptions& o) {
+  DC_ASSIGN_OR_RETURN(aws::S3Location location, aws::ParseS3Uri(std::string(table)));
   S3StoreConfig config;
-  DC_ASSIGN_OR_RETURN(config.service, aws::ResolveServiceConfig("s3", overrides));
+  DC_ASSIGN_OR_RETURN(config.service, S3ServiceOf(o));
   config.bucket = location.bucket;
   config.key_prefix = location.key_prefix;
   return config;
@@ -298,6 +302,11 @@ std::unique_ptr<CoordinationTable> TableAdapters::Metered(std::unique_ptr<Coordi
   return std::make_unique<MeteringCoordinationTable>(std::move(port), *meter);
 }
 
+std::unique_ptr<CatalogClient> TableAdapters::Metered(std::unique_ptr<CatalogClient> port) {
+  if (meter == nullptr) return port;
+  return std::make_unique<MeteringCatalogClient>(std::move(port), *meter);
+}
+
 std::unique_ptr<CommitServiceClient> TableAdapters::Metered(
     std::unique_ptr<CommitServiceClient> port) {
   if (meter == nullptr) return port;
@@ -342,7 +351,7 @@ StatusOr<std::unique_ptr<TableAdapters>> OpenTableAdapters(std::string_view tabl
   }
   if (!table.starts_with("uc://")) DC_RETURN_IF_ERROR(CheckNoCatalogOptions(options));
   StatusOr<std::unique_ptr<TableAdapters>> open = table.starts_with("uc://")
-                                                      ? OpenCatalogTable(table, options)
+                                                      ? OpenCatalogTable(table, options, warn)
                                                   : IsS3Uri(table) ? OpenS3(table, options, warn)
                                                                    : OpenLocal(table, options);
   if (open.ok()) (*open)->parquet = std::make_unique<LazyParquetHandler>();

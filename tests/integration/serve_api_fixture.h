@@ -130,12 +130,15 @@ class ServeApiTest : public ::testing::Test {
               {"expiration", aws::internal::FormatUtc(SystemClock().NowMillis() + 3'600'000)}}}};
   }
 
+  // `extra`: more headers, sent as given.
   aws::HttpResponse Send(const std::string& method, const std::string& path,
-                         const std::string& body, const std::string& token) {
+                         const std::string& body, const std::string& token,
+                         const aws::HttpHeaders& extra = {}) {
     aws::HttpRequest request;
     request.method = method;
     request.url = serve_->Url(path);
     if (!token.empty()) request.headers.emplace_back("Authorization", "Bearer " + token);
+    request.headers.insert(request.headers.end(), extra.begin(), extra.end());
     if (!body.empty()) request.headers.emplace_back("Content-Type", "application/json");
     request.body = body;
     StatusOr<aws::HttpResponse> response = http_->Send(request);

@@ -4,9 +4,11 @@
 // (scripts/test-servers makes it), and RGW itself holds each session to the
 // table's prefix and operation; commits through the Unity Catalog API to
 // an S3 table are read and published with such a session, and our own
-// client creates, commits and reads such a table by name. Then the refusals: tokens without the
-// name, the action or the location; unknown tables; bad bodies; a bucket that vends nothing; a role
-// that does not exist; and no secret in the log.
+// client creates, commits and reads such a table by name. A bucket that passes each writer's own
+// credentials through hands them back unchanged and publishes with them (our library and CLI
+// with --catalog-send-credentials). Then the refusals: tokens without the name, the action or the
+// location; unknown tables; bad bodies; missing, partial, expired or tampered passed-through
+// credentials; a bucket that vends nothing; a role that does not exist; and no secret in the log.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -15,7 +17,10 @@
 #include <string>
 #include <thread>
 
+#include "common/cli_runner.h"
+#include "deltacommit/metering.h"
 #include "deltacommit/s3/s3_object_store.h"
+#include "deltacommit/service_wire/sent_credentials.h"
 #include "deltacommit/table.h"
 #include "deltacommit/table/table_adapters.h"
 #include "doc_table.h"
@@ -50,6 +55,19 @@ class ServeUnityCredentialsTest : public ServeApiTest {
   // admin (everything), reader (read, catalog main), outsider (all actions,
   // catalog main, but storage elsewhere), nameless (no catalog).
   void StartWithVending(const std::string& role_arn, int duration_seconds = 900) {
+    StartWith(role_arn.empty() ? ""
+                               : "vend_credentials = \"assume_role\"\nvend_role_arn = \"" +
+                                     role_arn + "\"\nvend_sts_endpoint = \"" +
+                                     Env("AWS_ENDPOINT_URL_STS") +
+                                     "\"\nvend_duration_seconds = " +
+                                     std::to_string(duration_seconds) + "\n");
+  }
+
+  // serve with the writers' own credentials passed through for every bucket.
+  void StartPassingThrough() { StartWith("vend_credentials = \"pass_through\"\n"); }
+
+  // serve with `vend` (vend_* keys, "" for none) in [s3].
+  void StartWith(const std::string& vend) {
     std::string config =
         Config("[[token]]\nname = \"admin\"\nsha256 = \"" + service::HashToken(admin_token_) +
                "\"\ntables = [\"" + table_ +
@@ -65,11 +83,7 @@ class ServeUnityCredentialsTest : public ServeApiTest {
                "[[token]]\nname = \"nameless\"\nsha256 = \"" +
                service::HashToken(nameless_token_) + "\"\ntables = [\"" + table_ +
                "\"]\nactions = [\"commit\", \"read\"]\n");
-    if (!role_arn.empty()) {
-      const std::string vend = "vend_credentials = \"assume_role\"\nvend_role_arn = \"" + role_arn +
-                               "\"\nvend_sts_endpoint = \"" + Env("AWS_ENDPOINT_URL_STS") +
-                               "\"\nvend_duration_seconds = " + std::to_string(duration_seconds) +
-                               "\n";
+    if (!vend.empty()) {
       const size_t at = config.find("[[s3.allowed_endpoint]]");
       ASSERT_NE(at, std::string::npos);
       config.insert(at, vend);
@@ -497,9 +511,11 @@ TEST_F(ServeUnityCredentialsTest, TheDeltaApiCreatesAndCommitsToAnS3Table) {
 // Our own client on the same API: create by name, commit and read back,
 // with only the credentials the catalog vends (RGW's STS sessions).
 TEST_F(ServeUnityCredentialsTest, OurClientCreatesCommitsAndReadsAnS3TableByName) {
+  CallMeter meter;
   TableOptions options;
   options.catalog_url = "http://127.0.0.1:" + std::to_string(serve_->port());
   options.catalog_token = admin_token_;
+  options.meter = &meter;
   StatusOr<Table> table = OpenTable("uc://main.sales.clicks", options);
   ASSERT_TRUE(table.ok()) << table.status().ToString();
   Metadata m;
@@ -523,6 +539,13 @@ TEST_F(ServeUnityCredentialsTest, OurClientCreatesCommitsAndReadsAnS3TableByName
   ASSERT_TRUE(used.ok()) << used.status().ToString();
   EXPECT_THAT(used->source, HasSubstr("vended by catalog http://127.0.0.1"));
   EXPECT_FALSE(used->session_token.empty()) << "an STS session, not the test user's keys";
+  // The catalog calls, metered: staging and create, then one update-table
+  // per commit after version 0 (which registers the table).
+  EXPECT_EQ(meter.Count(CallKind::kCatalogCreate), 2);
+  EXPECT_EQ(meter.Count(CallKind::kCatalogCommit), 2);
+  EXPECT_GE(meter.Count(CallKind::kCatalogLoad), 1);
+  EXPECT_GE(meter.Count(CallKind::kCatalogCredentials), 1);
+  EXPECT_GT(meter.Count(CallKind::kS3Put), 0);
 
   StatusOr<Table> reader = OpenTable("uc://main.sales.clicks", options);
   ASSERT_TRUE(reader.ok()) << reader.status().ToString();
@@ -533,6 +556,157 @@ TEST_F(ServeUnityCredentialsTest, OurClientCreatesCommitsAndReadsAnS3TableByName
   StatusOr<LogCheckReport> check = reader->Check();
   ASSERT_TRUE(check.ok()) << check.status().ToString();
   EXPECT_TRUE(check->sound()) << check->problems.front();
+}
+
+// A store without STS for the service to vend from: each writer sends its
+// own temporary credentials, and the catalog hands them back and publishes
+// with them. Our client creates, commits and reads by name that way.
+TEST_F(ServeUnityCredentialsTest, OurClientPassesItsOwnCredentialsThroughABucketWithoutVending) {
+  StartPassingThrough();
+  TableOptions options;
+  options.catalog_url = "http://127.0.0.1:" + std::to_string(serve_->port());
+  options.catalog_token = admin_token_;
+  options.catalog_send_credentials = true;
+  StatusOr<Table> table = OpenTable("uc://main.sales.clicks", options);
+  ASSERT_TRUE(table.ok()) << table.status().ToString();
+  Metadata m;
+  m.id = NewUuid();
+  m.schema_string =
+      R"({"type":"struct","fields":[{"name":"id","type":"long","nullable":true,"metadata":{}}]})";
+  StatusOr<CommitOutcome> created = table->Create(m);
+  ASSERT_TRUE(created.ok()) << created.status().ToString();
+  for (int v = 1; v <= 2; ++v) {
+    AddFile add;
+    add.path = "part-" + std::to_string(v) + ".parquet";
+    add.size = 10;
+    add.modification_time = 1;
+    add.data_change = true;
+    StatusOr<CommitOutcome> outcome = table->Commit({add});
+    ASSERT_TRUE(outcome.ok()) << outcome.status().ToString();
+    EXPECT_EQ(outcome->version, v);
+  }
+  // What the store saw is the writer's own session (from the test user's
+  // keys by GetSessionToken), handed back by the catalog unchanged.
+  StatusOr<aws::Credentials> used = table->adapters().credentials->GetCredentials();
+  StatusOr<aws::Credentials> own = table->adapters().service_credentials->GetCredentials();
+  ASSERT_TRUE(used.ok()) << used.status().ToString();
+  ASSERT_TRUE(own.ok()) << own.status().ToString();
+  EXPECT_EQ(used->access_key_id, own->access_key_id);
+  EXPECT_NE(own->access_key_id, Env("AWS_ACCESS_KEY_ID")) << "a session, never the long-term key";
+  EXPECT_FALSE(own->session_token.empty());
+  // The service published both commits with it.
+  EXPECT_FALSE(Published(dynamic_cast<S3ObjectStore&>(*table->adapters().store), 2).empty());
+
+  StatusOr<Table> reader = OpenTable("uc://main.sales.clicks", options);
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  auto snapshot = reader->Snapshot();
+  ASSERT_TRUE(snapshot.ok()) << snapshot.status().ToString();
+  EXPECT_EQ((*snapshot)->version(), 2);
+  EXPECT_EQ((*snapshot)->active_files().size(), 2u);
+  StatusOr<LogCheckReport> check = reader->Check();
+  ASSERT_TRUE(check.ok()) << check.status().ToString();
+  EXPECT_TRUE(check->sound()) << check->problems.front();
+
+  // The CLI the same way: the flag, then the environment variable.
+  const std::string url = options.catalog_url;
+  ASSERT_EQ(setenv("DELTACOMMIT_CATALOG_TOKEN", admin_token_.c_str(), 1), 0);
+  CliResult committed = RunCli({"commit", "uc://main.sales.clicks", "--catalog-url", url,
+                                "--catalog-send-credentials", "--actions", "-"},
+                               R"({"add":{"path":"part-3.parquet","partitionValues":{},"size":10,)"
+                               R"("modificationTime":1,"dataChange":true}})"
+                               "\n");
+  EXPECT_EQ(committed.exit_code, 0) << committed.err;
+  ASSERT_EQ(setenv("DELTACOMMIT_CATALOG_SEND_CREDENTIALS", "true", 1), 0);
+  CliResult shown = RunCli({"snapshot", "uc://main.sales.clicks", "--catalog-url", url, "--json"});
+  unsetenv("DELTACOMMIT_CATALOG_SEND_CREDENTIALS");
+  unsetenv("DELTACOMMIT_CATALOG_TOKEN");
+  ASSERT_EQ(shown.exit_code, 0) << shown.err;
+  EXPECT_EQ(json::parse(shown.out, nullptr, false).value("version", -1), 3) << shown.out;
+  EXPECT_THAT(serve_->Logs(), Not(HasSubstr(own->secret_access_key)));
+  EXPECT_THAT(serve_->Logs(), Not(HasSubstr(own->session_token)));
+}
+
+TEST_F(ServeUnityCredentialsTest, WithoutItsCredentialsAWriterIsToldToSendThem) {
+  StartPassingThrough();
+  TableOptions options;
+  options.catalog_url = "http://127.0.0.1:" + std::to_string(serve_->port());
+  options.catalog_token = admin_token_;
+  StatusOr<Table> table = OpenTable("uc://main.sales.orders", options);
+  ASSERT_TRUE(table.ok()) << table.status().ToString();
+  auto snapshot = table->Snapshot();
+  ASSERT_FALSE(snapshot.ok());
+  EXPECT_THAT(snapshot.status().message(),
+              AllOf(HasSubstr("vend_credentials = \"pass_through\""),
+                    HasSubstr("--catalog-send-credentials")));
+}
+
+// The credentials endpoints of both APIs hand back exactly what was sent.
+TEST_F(ServeUnityCredentialsTest, PassedThroughCredentialsComeBackUnchangedInBothShapes) {
+  StartPassingThrough();
+  StatusOr<aws::Credentials> own = TestSessionCredentials();
+  ASSERT_TRUE(own.ok()) << own.status().ToString();
+  StatusOr<aws::HttpHeaders> headers = service_wire::SentCredentialHeaders(*own);
+  ASSERT_TRUE(headers.ok()) << headers.status().ToString();
+  aws::HttpResponse uc = Send("POST", std::string(kBase) + "/temporary-table-credentials",
+                              json{{"table_id", table_id_}, {"operation", "READ"}}.dump(),
+                              admin_token_, *headers);
+  ASSERT_EQ(uc.status, 200) << uc.body;
+  const json answer = json::parse(uc.body);
+  EXPECT_EQ(answer["aws_temp_credentials"]["access_key_id"], own->access_key_id);
+  EXPECT_EQ(answer["aws_temp_credentials"]["session_token"], own->session_token);
+  EXPECT_EQ(answer["expiration_time"], *own->expiration_ms / 1000 * 1000);
+  EXPECT_EQ(answer["url"], location_);
+  aws::HttpResponse delta =
+      Send("GET",
+           std::string(kBase) +
+               "/delta/v1/catalogs/main/schemas/sales/tables/orders/credentials?operation=READ",
+           "", admin_token_, *headers);
+  ASSERT_EQ(delta.status, 200) << delta.body;
+  const json credential = json::parse(delta.body)["storage-credentials"][0];
+  EXPECT_EQ(credential["config"]["s3.secret-access-key"], own->secret_access_key);
+  EXPECT_EQ(credential["prefix"], location_ + "/");
+  // A READ token still gets nothing for READ_WRITE, whatever it sends.
+  aws::HttpResponse refused = Send("POST", std::string(kBase) + "/temporary-table-credentials",
+                                   json{{"table_id", table_id_}, {"operation", "READ_WRITE"}}.dump(),
+                                   reader_token_, *headers);
+  EXPECT_EQ(refused.status, 403) << refused.body;
+}
+
+// docs/bad-inputs.md, row by row: the refusals of a pass-through bucket.
+TEST_F(ServeUnityCredentialsTest, EveryPassThroughBadInputRowIsRefusedAsDocumented) {
+  StartPassingThrough();
+  StatusOr<aws::Credentials> own = TestSessionCredentials();
+  ASSERT_TRUE(own.ok()) << own.status().ToString();
+  const auto rows = DocRequestRows(DELTACOMMIT_BAD_INPUTS_DOC,
+                                   "Passed-through credentials (`vend_credentials = "
+                                   "\"pass_through\"`)",
+                                   [&](const std::string& text) { return Fill(text); });
+  ASSERT_GE(rows.size(), 6u);
+  for (const RequestRow& row : rows) {
+    SCOPED_TRACE(row.what);
+    ASSERT_NE(row.status, 0) << "not a row of 7 cells with \"METHOD /path\"";
+    // The second cell names what is sent in place of a token (admin's).
+    aws::Credentials sent = *own;
+    aws::HttpHeaders headers;
+    if (row.token != "none") {
+      if (row.token == "expired") sent.expiration_ms = SystemClock().NowMillis() - 60'000;
+      if (row.token == "tampered secret") sent.secret_access_key = "WRONG" + sent.secret_access_key;
+      headers = *service_wire::SentCredentialHeaders(sent);
+      if (row.token == "no session token") headers.erase(headers.begin() + 2);
+      if (row.token == "expiry not a time") headers[3].second = "tomorrow";
+    }
+    aws::HttpResponse r = Send(row.method, kBase + row.path, row.body, admin_token_, headers);
+    EXPECT_EQ(r.status, row.status) << r.body;
+    const json body = json::parse(r.body, nullptr, false);
+    const std::string code = body.contains("error") ? body["error"].value("type", "")
+                                                    : body.value("error_code", "");
+    const std::string message = body.contains("error") ? body["error"].value("message", "")
+                                                       : body.value("message", "");
+    EXPECT_EQ(code, row.code) << r.body;
+    EXPECT_THAT(message, HasSubstr(row.says));
+    EXPECT_THAT(r.body, Not(HasSubstr(own->secret_access_key)));
+    EXPECT_THAT(r.body, Not(HasSubstr(own->session_token)));
+  }
 }
 
 TEST_F(ServeUnityCredentialsTest, ABucketThatVendsNothingSaysHowToConfigureIt) {

@@ -7,6 +7,7 @@
 
 #include "deltacommit/aws/sigv4.h"
 #include "deltacommit/core/http_url.h"
+#include "deltacommit/service_wire/sent_credentials.h"
 
 namespace deltacommit::unity_client {
 namespace {
@@ -284,11 +285,19 @@ std::string DeltaRestCatalogClient::TablesUrl(const CatalogTableName& name) cons
 
 StatusOr<aws::HttpResponse> DeltaRestCatalogClient::Send(const std::string& method,
                                                          const std::string& url, std::string body,
-                                                         bool replayable) {
+                                                         bool replayable, bool with_credentials) {
   aws::HttpRequest request;
   request.method = method;
   request.url = url;
   request.headers = {{"Authorization", "Bearer " + options_.token}, {"Accept", "application/json"}};
+  if (with_credentials && options_.send_credentials != nullptr) {
+    StatusOr<aws::Credentials> own = options_.send_credentials->GetCredentials();
+    if (!own.ok()) {
+      return own.status().WithContext("the writer's own credentials, to send to the catalog");
+    }
+    DC_ASSIGN_OR_RETURN(aws::HttpHeaders sent, service_wire::SentCredentialHeaders(*own));
+    request.headers.insert(request.headers.end(), sent.begin(), sent.end());
+  }
   if (!body.empty()) request.headers.emplace_back("Content-Type", "application/json");
   request.body = std::move(body);
   thread_local std::mt19937_64 random(std::random_device{}());
@@ -312,7 +321,8 @@ StatusOr<VendedCredentials> DeltaRestCatalogClient::TableCredentials(const Catal
   const std::string context =
       Describe() + ": " + operation + " credentials for table " + name.FullName();
   StatusOr<aws::HttpResponse> response =
-      Send("GET", TableUrl(name) + "/credentials?operation=" + operation, "");
+      Send("GET", TableUrl(name) + "/credentials?operation=" + operation, "",
+           /*replayable=*/true, /*with_credentials=*/true);
   if (!response.ok()) return response.status().WithContext(context);
   if (response->status != 200) return AnswerStatus(*response, context, /*commit=*/false);
   return ParseCredentialsAnswer(response->body, NormalizeLocation(location), context);
@@ -343,7 +353,8 @@ Status DeltaRestCatalogClient::Commit(const CatalogTableName& name, const std::s
   const Json body = {
       {"requirements", Json::array({{{"type", "assert-table-uuid"}, {"uuid", table_id}}})},
       {"updates", std::move(updates)}};
-  StatusOr<aws::HttpResponse> response = Send("POST", TableUrl(name), body.dump());
+  StatusOr<aws::HttpResponse> response =
+      Send("POST", TableUrl(name), body.dump(), /*replayable=*/true, /*with_credentials=*/true);
   if (!response.ok()) {
     if (response.status().IsUnknownOutcome()) {
       return UnknownOutcomeError(context + ": " + response.status().message() +
@@ -362,7 +373,8 @@ StatusOr<CatalogStagingTable> DeltaRestCatalogClient::CreateStagingTable(
   const std::string url = api_base_ + "/catalogs/" + aws::UriEncode(name.catalog, true) +
                           "/schemas/" + aws::UriEncode(name.schema, true) + "/staging-tables";
   StatusOr<aws::HttpResponse> response =
-      Send("POST", url, Json{{"name", name.table}}.dump(), /*replayable=*/false);
+      Send("POST", url, Json{{"name", name.table}}.dump(), /*replayable=*/false,
+           /*with_credentials=*/true);
   if (!response.ok()) return response.status().WithContext(context);
   if (response->status != 200) return AnswerStatus(*response, context, /*commit=*/false);
   return ParseStagingTableAnswer(response->body, context);
@@ -371,8 +383,9 @@ StatusOr<CatalogStagingTable> DeltaRestCatalogClient::CreateStagingTable(
 StatusOr<VendedCredentials> DeltaRestCatalogClient::StagingTableCredentials(
     const std::string& table_id) {
   const std::string context = Describe() + ": credentials for staging table " + table_id;
-  StatusOr<aws::HttpResponse> response = Send(
-      "GET", api_base_ + "/staging-tables/" + aws::UriEncode(table_id, true) + "/credentials", "");
+  StatusOr<aws::HttpResponse> response =
+      Send("GET", api_base_ + "/staging-tables/" + aws::UriEncode(table_id, true) + "/credentials",
+           "", /*replayable=*/true, /*with_credentials=*/true);
   if (!response.ok()) return response.status().WithContext(context);
   if (response->status != 200) return AnswerStatus(*response, context, /*commit=*/false);
   DC_ASSIGN_OR_RETURN(Json answer, ParseBody(response->body, context));

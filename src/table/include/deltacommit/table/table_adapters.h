@@ -55,6 +55,10 @@ struct TableAdapters {
   dynamodb::DynamoDbCoordinationTable* dynamodb_table = nullptr;  // the one inside
   DynamoDbSettings dynamodb_settings;  // as resolved, auto_create included
   std::string dynamodb_table_path;     // the tablePath key of this table's entries
+  // unity-catalog with catalog_send_credentials: the writer's own chain;
+  // its temporary session (`service_credentials`, with `sts`) is what the
+  // catalog is sent.
+  std::unique_ptr<aws::CredentialsProvider> own_credentials;
   // service and coordinated only: STS and the temporary credentials sent
   // to the service (declared before `service`, which uses them).
   // None for a local table: the service writes it as its own user.
@@ -68,6 +72,7 @@ struct TableAdapters {
   std::unique_ptr<CatalogClient> catalog;
   std::optional<CatalogTableName> catalog_name;
   TableOptions catalog_options;  // as opened: a staging table's store is built with them
+  std::function<void(const std::string&)> catalog_warn;  // the log stores' OnWarning
   std::unique_ptr<LogStore> log;
   std::unique_ptr<ParquetHandler> parquet;  // checkpoints; DuckDB opened on first use
 
@@ -75,6 +80,7 @@ struct TableAdapters {
   std::unique_ptr<ObjectStore> Metered(std::unique_ptr<ObjectStore> port);
   std::unique_ptr<CoordinationTable> Metered(std::unique_ptr<CoordinationTable> port);
   std::unique_ptr<CommitServiceClient> Metered(std::unique_ptr<CommitServiceClient> port);
+  std::unique_ptr<CatalogClient> Metered(std::unique_ptr<CatalogClient> port);
 
   // A snapshot request that reads checkpoints through `parquet`.
   SnapshotRequest Request(std::optional<Version> version = std::nullopt) const;
@@ -91,6 +97,9 @@ struct TableAdapters {
 
 // The HTTP timeouts of `options`.
 aws::HttpOptions HttpOptionsOf(const TableOptions& options);
+
+// The S3 endpoint and region of `options` (as S3ConfigOf resolves them).
+StatusOr<aws::AwsServiceConfig> S3ServiceOf(const TableOptions& options);
 
 // The S3 store's config for `table` (s3://, s3a://, s3n://): bucket, prefix,
 // and the endpoint and region from the options, the environment and the

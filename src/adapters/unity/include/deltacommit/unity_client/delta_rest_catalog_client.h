@@ -12,7 +12,11 @@
 //   StagingTableCredentials GET .../staging-tables/{id}/credentials
 //   CreateTable       POST .../catalogs/{c}/schemas/{s}/tables
 // Names are percent-encoded path segments. Every call sends the bearer
-// token, which never appears in a message.
+// token, which never appears in a message. With `send_credentials`, the
+// calls that vend credentials or commit (TableCredentials, Commit,
+// CreateStagingTable, StagingTableCredentials) also send the writer's own
+// temporary S3 credentials in X-Deltacommit-* headers, for a catalog that
+// passes them through (service_wire/sent_credentials.h); never otherwise.
 //
 // Retries (with jittered backoff, RetryPolicy): transport failures and the
 // transient answers 408, 429, 500, 502, 503 and 504, for commits too: the
@@ -28,6 +32,7 @@
 #include <string>
 #include <string_view>
 
+#include "deltacommit/aws/credentials.h"
 #include "deltacommit/aws/http.h"
 #include "deltacommit/aws/retry.h"
 #include "deltacommit/catalog_client.h"
@@ -41,6 +46,9 @@ struct DeltaRestCatalogOptions {
   std::string url;
   std::string token;  // bearer token
   aws::RetryPolicy retry;
+  // The writer's own temporary credentials, sent to a catalog that passes
+  // them through (null: never sent). Must outlive the client.
+  aws::CredentialsProvider* send_credentials = nullptr;
 };
 
 class DeltaRestCatalogClient : public CatalogClient {
@@ -70,8 +78,10 @@ class DeltaRestCatalogClient : public CatalogClient {
   // applied (reads, and commits of the same staged file), so every
   // transient failure is retried; otherwise only refusals made before
   // anything was done (429, 503, a request never sent).
+  // `with_credentials`: also send options_.send_credentials, if set.
   StatusOr<aws::HttpResponse> Send(const std::string& method, const std::string& url,
-                                   std::string body, bool replayable = true);
+                                   std::string body, bool replayable = true,
+                                   bool with_credentials = false);
 
   const DeltaRestCatalogOptions options_;
   const std::string api_base_;  // ".../api/2.1/unity-catalog/delta/v1"
