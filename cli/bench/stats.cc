@@ -18,7 +18,7 @@ double Percentile(const std::vector<double>& sorted, double p) {
 }
 
 // The columns of the calls table, in this order; any other kind a writer
-// reports is added after them.
+// reports a call of (catalog_*) is added after them.
 const std::vector<std::string> kKinds = {
     "s3_get",        "s3_head",        "s3_list",        "s3_put",         "s3_copy",
     "s3_delete",     "dynamodb_read",  "dynamodb_write", "service_commit", "service_pending"};
@@ -27,7 +27,9 @@ std::vector<std::string> CallKinds(const std::vector<RunStats>& runs) {
   std::vector<std::string> kinds = kKinds;
   for (const RunStats& r : runs) {
     for (const auto& [kind, n] : r.calls_per_commit) {
-      if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) kinds.push_back(kind);
+      if (n > 0 && std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) {
+        kinds.push_back(kind);
+      }
     }
   }
   return kinds;

@@ -1,5 +1,6 @@
 // Metering wrappers on the ports: count the remote calls a commit makes, by
-// kind (S3 request, DynamoDB read or write, commit service call), so that
+// kind (S3 request, DynamoDB read or write, commit service or catalog
+// call), so that
 // commit modes can be compared by what they cost rather than by wall time
 // alone (benchmarks; `DELTACOMMIT_METER=1` in the CLI).
 //
@@ -15,6 +16,7 @@
 #include <string>
 #include <string_view>
 
+#include "deltacommit/catalog_client.h"
 #include "deltacommit/commit_service_client.h"
 #include "deltacommit/coordination_table.h"
 #include "deltacommit/forwarding_ports.h"
@@ -23,7 +25,9 @@
 namespace deltacommit {
 
 // One kind of remote call. S3 PUT counts Put and PutIfAbsent; DynamoDB reads
-// are Get, GetLatest and ListPage, its writes PutIfAbsent and Put.
+// are Get, GetLatest and ListPage, its writes PutIfAbsent and Put. A
+// catalog's credentials are a table's or a staging table's; its creates are
+// a staging table and the table itself.
 enum class CallKind {
   kS3Get,
   kS3Head,
@@ -35,10 +39,15 @@ enum class CallKind {
   kDynamoDbWrite,
   kServiceCommit,
   kServicePending,
+  kCatalogLoad,
+  kCatalogCredentials,
+  kCatalogCommit,
+  kCatalogCreate,
 };
-inline constexpr int kCallKinds = 10;
+inline constexpr int kCallKinds = 14;
 
-// The kind's name in reports: "s3_get", ..., "dynamodb_read", "service_commit".
+// The kind's name in reports: "s3_get", ..., "dynamodb_read", "service_commit",
+// "catalog_load", ...
 std::string_view CallKindName(CallKind kind);
 
 class CallMeter {
@@ -109,6 +118,25 @@ class MeteringCommitServiceClient : public ForwardingCommitServiceClient {
   ServiceCommitResult Commit(const ServiceCommitRequest& request) override;
   StatusOr<PendingCommits> GetPendingCommits(std::string_view table,
                                              Version start) override;
+
+ private:
+  CallMeter& meter_;
+};
+
+class MeteringCatalogClient : public ForwardingCatalogClient {
+ public:
+  MeteringCatalogClient(std::unique_ptr<CatalogClient> base, CallMeter& meter)
+      : ForwardingCatalogClient(std::move(base)), meter_(meter) {}
+
+  StatusOr<CatalogTable> LoadTable(const CatalogTableName& name) override;
+  StatusOr<VendedCredentials> TableCredentials(const CatalogTableName& name,
+                                               std::string_view location,
+                                               CatalogAccess access) override;
+  StatusOr<CatalogStagingTable> CreateStagingTable(const CatalogTableName& name) override;
+  StatusOr<VendedCredentials> StagingTableCredentials(const std::string& table_id) override;
+  Status CreateTable(const CatalogTableName& name, const CatalogNewTable& table) override;
+  Status Commit(const CatalogTableName& name, const std::string& table_id,
+                const CatalogCommit& commit, std::optional<Version> backfilled) override;
 
  private:
   CallMeter& meter_;

@@ -24,6 +24,14 @@ std::string_view CallKindName(CallKind kind) {
       return "service_commit";
     case CallKind::kServicePending:
       return "service_pending";
+    case CallKind::kCatalogLoad:
+      return "catalog_load";
+    case CallKind::kCatalogCredentials:
+      return "catalog_credentials";
+    case CallKind::kCatalogCommit:
+      return "catalog_commit";
+    case CallKind::kCatalogCreate:
+      return "catalog_create";
   }
   return "unknown";
 }
@@ -116,6 +124,43 @@ StatusOr<PendingCommits> MeteringCommitServiceClient::GetPendingCommits(
     std::string_view table, Version start) {
   meter_.Add(CallKind::kServicePending);
   return ForwardingCommitServiceClient::GetPendingCommits(table, start);
+}
+
+StatusOr<CatalogTable> MeteringCatalogClient::LoadTable(const CatalogTableName& name) {
+  meter_.Add(CallKind::kCatalogLoad);
+  return ForwardingCatalogClient::LoadTable(name);
+}
+
+StatusOr<VendedCredentials> MeteringCatalogClient::TableCredentials(const CatalogTableName& name,
+                                                                    std::string_view location,
+                                                                    CatalogAccess access) {
+  meter_.Add(CallKind::kCatalogCredentials);
+  return ForwardingCatalogClient::TableCredentials(name, location, access);
+}
+
+StatusOr<CatalogStagingTable> MeteringCatalogClient::CreateStagingTable(
+    const CatalogTableName& name) {
+  meter_.Add(CallKind::kCatalogCreate);
+  return ForwardingCatalogClient::CreateStagingTable(name);
+}
+
+StatusOr<VendedCredentials> MeteringCatalogClient::StagingTableCredentials(
+    const std::string& table_id) {
+  meter_.Add(CallKind::kCatalogCredentials);
+  return ForwardingCatalogClient::StagingTableCredentials(table_id);
+}
+
+Status MeteringCatalogClient::CreateTable(const CatalogTableName& name,
+                                          const CatalogNewTable& table) {
+  meter_.Add(CallKind::kCatalogCreate);
+  return ForwardingCatalogClient::CreateTable(name, table);
+}
+
+Status MeteringCatalogClient::Commit(const CatalogTableName& name, const std::string& table_id,
+                                     const CatalogCommit& commit,
+                                     std::optional<Version> backfilled) {
+  meter_.Add(CallKind::kCatalogCommit);
+  return ForwardingCatalogClient::Commit(name, table_id, commit, backfilled);
 }
 
 }  // namespace deltacommit

@@ -76,6 +76,53 @@ TEST(MeteringCommitServiceClient, CountsCommitsAndPendingListings) {
   EXPECT_EQ(meter.Count(CallKind::kServicePending), 1);
 }
 
+class FixedCatalog : public CatalogClient {
+ public:
+  std::string Describe() const override { return "fixed catalog"; }
+  StatusOr<CatalogTable> LoadTable(const CatalogTableName&) override {
+    CatalogTable table;
+    table.table_id = "t-1";
+    return table;
+  }
+  StatusOr<VendedCredentials> TableCredentials(const CatalogTableName&, std::string_view,
+                                               CatalogAccess) override {
+    return VendedCredentials{};
+  }
+  StatusOr<CatalogStagingTable> CreateStagingTable(const CatalogTableName&) override {
+    return CatalogStagingTable{};
+  }
+  StatusOr<VendedCredentials> StagingTableCredentials(const std::string&) override {
+    return UnavailableError("down");
+  }
+  Status CreateTable(const CatalogTableName&, const CatalogNewTable&) override {
+    return OkStatus();
+  }
+  Status Commit(const CatalogTableName&, const std::string&, const CatalogCommit&,
+                std::optional<Version>) override {
+    return OkStatus();
+  }
+};
+
+TEST(MeteringCatalogClient, CountsLoadsCredentialsCommitsAndCreates) {
+  CallMeter meter;
+  MeteringCatalogClient client(std::make_unique<FixedCatalog>(), meter);
+  const CatalogTableName name{"main", "sales", "orders"};
+  EXPECT_EQ(client.LoadTable(name)->table_id, "t-1");
+  ASSERT_TRUE(client.TableCredentials(name, "s3://b/t", CatalogAccess::kRead).ok());
+  // A failed call costs a request all the same.
+  EXPECT_FALSE(client.StagingTableCredentials("id").ok());
+  ASSERT_TRUE(client.CreateStagingTable(name).ok());
+  ASSERT_TRUE(client.CreateTable(name, {}).ok());
+  ASSERT_TRUE(client.Commit(name, "t-1", {}, std::nullopt).ok());
+  ASSERT_TRUE(client.Commit(name, "t-1", {}, 1).ok());
+  EXPECT_EQ(client.Describe(), "fixed catalog");
+  EXPECT_EQ(meter.Count(CallKind::kCatalogLoad), 1);
+  EXPECT_EQ(meter.Count(CallKind::kCatalogCredentials), 2);
+  EXPECT_EQ(meter.Count(CallKind::kCatalogCreate), 2);
+  EXPECT_EQ(meter.Count(CallKind::kCatalogCommit), 2);
+  EXPECT_EQ(meter.Counts().at("catalog_commit"), 2);
+}
+
 TEST(CallMeter, CountsFromManyThreadsWithoutLosingAny) {
   CallMeter meter;
   std::vector<std::thread> threads;
