@@ -91,7 +91,15 @@ Status CatalogLogStore::Write(Version version, std::string_view content) {
       ratified.WithContext("version " + std::to_string(version) + " of " + Describe()));
   DC_RETURN_IF_ERROR(RunStep(hooks_, "catalog/after-ratify"));
   // The commit stands; publishing is a service to readers (see the header).
-  Publish(version, content).IgnoreError();
+  if (Status published = Publish(version, content); !published.ok() && warn_) {
+    warn_("version " + std::to_string(version) + " of " + Describe() +
+          " is committed (the catalog ratified it), but publishing it to " +
+          CommitPath(version) + " failed: " + published.ToString() +
+          (published.code() == StatusCode::kDataLoss
+               ? "; something wrote the table around its catalog: run deltacommit check"
+               : "; readers through the catalog see it, and filesystem readers will once the "
+                 "catalog or a later writer publishes it"));
+  }
   return RunStep(hooks_, "catalog/after-publish");
 }
 

@@ -23,6 +23,7 @@
 #include "deltacommit/posix/posix_object_store.h"
 #include "deltacommit/table.h"
 #include "deltacommit/testing/fault_catalog_client.h"
+#include "deltacommit/testing/recording_step_hooks.h"
 #include "deltacommit/unity_client/delta_rest_catalog_client.h"
 
 namespace deltacommit::testing {
@@ -127,6 +128,12 @@ TEST_F(CatalogTableTest, ReadsMergeRatifiedCommitsNobodyHasPublished) {
   ASSERT_TRUE(ours.ok()) << ours.status().ToString();
   EXPECT_EQ(ours->version, 2);
   EXPECT_FALSE(fs::exists(path_ / "_delta_log" / (FormatVersion(2) + ".json")));
+  // The commit stands; that it is not published yet is a warning, not an
+  // error.
+  ASSERT_EQ(warnings_.size(), 1u);
+  EXPECT_THAT(warnings_[0], HasSubstr("version 2 of unity-catalog main.sales.orders"));
+  EXPECT_THAT(warnings_[0], HasSubstr("is committed (the catalog ratified it), but publishing"));
+  EXPECT_THAT(warnings_[0], HasSubstr("filesystem readers will once"));
   auto merged = Open().Snapshot();
   ASSERT_TRUE(merged.ok()) << merged.status().ToString();
   EXPECT_EQ((*merged)->version(), 2);
@@ -153,6 +160,39 @@ TEST_F(CatalogTableTest, ReadsMergeRatifiedCommitsNobodyHasPublished) {
   for (Version v = 1; v <= 3; ++v) EXPECT_TRUE(Published(v)) << v;
   EXPECT_THAT(Log(1), HasSubstr("theirs.parquet"));
   EXPECT_THAT(Log(2), HasSubstr("ours.parquet"));
+}
+
+// A <v>.json written around the catalog between the ratification of v and
+// its publishing: the commit stands, and the writer is warned to check.
+TEST_F(CatalogTableTest, AFileWrittenAroundTheCatalogIsAWarningToCheck) {
+  CreateManagedTable();
+  auto http = aws::NewCurlHttpClient();
+  auto client = unity_client::DeltaRestCatalogClient::Create(
+      {"http://127.0.0.1:" + std::to_string(serve_->port()), kToken, {}}, *http, RealSleeper());
+  ASSERT_TRUE(client.ok()) << client.status().ToString();
+  PosixObjectStore store(path_.string());
+  RecordingStepHooks hooks;
+  hooks.SetCallback([&](std::string_view step) {
+    if (step == "catalog/after-ratify") {
+      WriteFile(path_ / "_delta_log" / (FormatVersion(1) + ".json"),
+                R"({"commitInfo":{"operation":"AROUND"}})" "\n");
+    }
+    return OkStatus();
+  });
+  CatalogLogStore log(store, **client, {"main", "sales", "orders"}, table_id_, &hooks);
+  log.OnWarning([this](const std::string& w) { warnings_.push_back(w); });
+  StatusOr<std::shared_ptr<const Snapshot>> read = LoadSnapshot(log, {});
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  TransactionOptions options;
+  options.table_uri = "file://" + path_.string();
+  Transaction txn(log, *read, options, SystemClock(), RealSleeper());
+  txn.AddAction(File("ours"));
+  StatusOr<CommitOutcome> ours = txn.Commit();
+  ASSERT_TRUE(ours.ok()) << ours.status().ToString();
+  EXPECT_EQ(ours->version, 1);
+  ASSERT_EQ(warnings_.size(), 1u);
+  EXPECT_THAT(warnings_[0], HasSubstr("differs from the commit the catalog ratified as version 1"));
+  EXPECT_THAT(warnings_[0], HasSubstr("run deltacommit check"));
 }
 
 TEST_F(CatalogTableTest, ConcurrentWritersThroughTheCatalogEachLandOnce) {

@@ -13,7 +13,8 @@
 //      catalog's server may publish too: a <v>.json found there counts only
 //      when it holds the same bytes, else publishing stops). Best
 //      effort: the commit stands whether or not this lands, and readers
-//      take it from the catalog until it is published. [catalog/after-publish]
+//      take it from the catalog until it is published; a failure is told to
+//      the warning callback (OnWarning), never returned. [catalog/after-publish]
 //   A refusal (another commit is N: kAlreadyExists) deletes the staged file
 //   (best effort). kUnknownOutcome: it may be N; the Transaction reads N
 //   back (Read finds it while the catalog holds it).
@@ -28,6 +29,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -53,6 +55,9 @@ class CatalogLogStore : public LogStore {
   CatalogLogStore(ObjectStore& store, CatalogClient& client, CatalogTableName name,
                   std::string table_id, StepHooks* hooks = nullptr, bool registered = true);
   void MarkRegistered() { registered_ = true; }
+  // Where a failure of step 3 is told (null, the default: nowhere). Set it
+  // before the store is shared between threads.
+  void OnWarning(std::function<void(const std::string&)> warn) { warn_ = std::move(warn); }
   ~CatalogLogStore() override;
 
   // "unity-catalog main.sales.orders via catalog http://host:8642".
@@ -78,6 +83,7 @@ class CatalogLogStore : public LogStore {
   // catalog with the next commit.
   std::atomic<Version> backfilled_{-1};
   std::atomic<bool> registered_;
+  std::function<void(const std::string&)> warn_;
 };
 
 }  // namespace deltacommit
