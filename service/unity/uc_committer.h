@@ -107,7 +107,8 @@ class UcCommitter {
   // kNotFound, kPermissionDenied, and the vendor's.
   // `sent`: the request's credential headers (for a pass-through bucket).
   StatusOr<UcCommitTarget> Find(const TokenConfig& token, const std::string& table_id,
-                                Action action, const service_wire::SentCredentials& sent = {}) const;
+                                Action action,
+                                const service_wire::SentCredentials& sent = {}) const;
 
   // Ratifies `info` as its version; nullopt when it landed (also as a
   // replay), else the error to answer in either API's shape. `file_field`

@@ -160,7 +160,8 @@ Response UcCredentialsApi::TemporaryPathCredentials(const Request& request) {
     }
     StatusOr<VendOperation> operation = PathOperation(*operation_text);
     if (!operation.ok()) return Fail(operation.status());
-    StatusOr<Grant> grant = ForPath(token, "field \"url\"", *url, *operation, SentCredentialsOf(request));
+    StatusOr<Grant> grant =
+        ForPath(token, "field \"url\"", *url, *operation, SentCredentialsOf(request));
     if (!grant.ok()) return Fail(grant.status());
     return TemporaryCredentialsAnswer(*grant);
   });

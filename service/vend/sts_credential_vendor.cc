@@ -41,10 +41,11 @@ StatusOr<VendedCredentials> StsCredentialVendor::Vend(const VendRequest& request
   DC_RETURN_IF_ERROR(CheckVendLocation(request));
   DC_ASSIGN_OR_RETURN(S3EndpointConfig endpoint, ResolveS3Endpoint(s3_, location.bucket, {}));
   if (endpoint.vend.source != VendConfig::Source::kAssumeRole) {
-    return FailedPreconditionError(
-        what + ": this service vends no credentials for bucket " + location.bucket +
-        " by STS AssumeRole; its operator can set vend_credentials = \"assume_role\" and vend_role_arn in [s3] or "
-        "in the bucket's [[s3.bucket]] entry");
+    return FailedPreconditionError(what + ": this service vends no credentials for bucket " +
+                                   location.bucket +
+                                   " by STS AssumeRole; its operator can set vend_credentials = "
+                                   "\"assume_role\" and vend_role_arn in [s3] or "
+                                   "in the bucket's [[s3.bucket]] entry");
   }
   if (const size_t bytes = SessionPolicy(location, request.operation).size();
       bytes > aws::kMaxSessionPolicyBytes) {

@@ -169,7 +169,8 @@ TEST_F(StsCredentialVendorTest, NamesTheServicesOwnCredentialsWhenItHasNone) {
       {"ASIAEXPIRED000000001", kServiceSecret, "tok", clock_.NowMillis() - 1, "environment"},
       clock_);
   StsCredentialVendor vendor(s3_, http_, *expired, clock_, sleeper_);
-  Status s = vendor.Vend({*NormalizeTableUri("s3://lake/t"), VendOperation::kRead, "etl", {}}).status();
+  Status s =
+      vendor.Vend({*NormalizeTableUri("s3://lake/t"), VendOperation::kRead, "etl", {}}).status();
   EXPECT_FALSE(s.ok());
   EXPECT_THAT(s.message(), HasSubstr("the service's own AWS credentials"));
   EXPECT_TRUE(http_.sent().empty());

@@ -96,12 +96,13 @@ StatusOr<std::unique_ptr<aws::CredentialsProvider>> WriterSession(
   DC_ASSIGN_OR_RETURN(aws::StsClientConfig sts, StsConfig(o, storage, s3));
   open.sts = std::make_unique<aws::StsClient>(std::move(sts), *open.http);
   aws::StsClient* client = open.sts.get();
-  return std::unique_ptr<aws::CredentialsProvider>(std::make_unique<aws::SessionCredentialsProvider>(
-      chain,
-      [client](const aws::Credentials& long_term, int64_t seconds) {
-        return client->GetSessionToken(long_term, seconds);
-      },
-      session));
+  return std::unique_ptr<aws::CredentialsProvider>(
+      std::make_unique<aws::SessionCredentialsProvider>(
+          chain,
+          [client](const aws::Credentials& long_term, int64_t seconds) {
+            return client->GetSessionToken(long_term, seconds);
+          },
+          session));
 }
 
 Status AttachCommitService(const TableOptions& o, const std::map<std::string, std::string>& storage,

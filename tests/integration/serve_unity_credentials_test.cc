@@ -12,6 +12,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -199,6 +200,49 @@ class ServeUnityCredentialsTest : public ServeApiTest {
   }
   static std::string UcMessage(const aws::HttpResponse& r) {
     return json::parse(r.body, nullptr, false).value("message", "");
+  }
+
+  // Our client's options for this serve, as admin.
+  TableOptions CatalogOptions() const {
+    TableOptions options;
+    options.catalog_url = "http://127.0.0.1:" + std::to_string(serve_->port());
+    options.catalog_token = admin_token_;
+    return options;
+  }
+
+  // Creates `table` (a uc:// name the catalog does not know) and commits
+  // versions 1 and 2 to it, one file each.
+  static void CreateAndCommitTwice(Table& table) {
+    Metadata m;
+    m.id = NewUuid();
+    m.schema_string =
+        R"({"type":"struct","fields":[{"name":"id","type":"long","nullable":true,"metadata":{}}]})";
+    StatusOr<CommitOutcome> created = table.Create(m);
+    ASSERT_TRUE(created.ok()) << created.status().ToString();
+    for (int v = 1; v <= 2; ++v) {
+      AddFile add;
+      add.path = "part-" + std::to_string(v) + ".parquet";
+      add.size = 10;
+      add.modification_time = 1;
+      add.data_change = true;
+      StatusOr<CommitOutcome> outcome = table.Commit({add});
+      ASSERT_TRUE(outcome.ok()) << outcome.status().ToString();
+      EXPECT_EQ(outcome->version, v);
+    }
+  }
+
+  // A new reader with `options` finds uc://main.sales.clicks at version 2,
+  // with both files, and its log sound.
+  static void ExpectTwoCommitsThrough(const TableOptions& options) {
+    StatusOr<Table> reader = OpenTable("uc://main.sales.clicks", options);
+    ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+    auto snapshot = reader->Snapshot();
+    ASSERT_TRUE(snapshot.ok()) << snapshot.status().ToString();
+    EXPECT_EQ((*snapshot)->version(), 2);
+    EXPECT_EQ((*snapshot)->active_files().size(), 2u);
+    StatusOr<LogCheckReport> check = reader->Check();
+    ASSERT_TRUE(check.ok()) << check.status().ToString();
+    EXPECT_TRUE(check->sound()) << check->problems.front();
   }
 
   const std::string admin_token_ = "admin-" + NewUuid();
@@ -512,29 +556,12 @@ TEST_F(ServeUnityCredentialsTest, TheDeltaApiCreatesAndCommitsToAnS3Table) {
 // with only the credentials the catalog vends (RGW's STS sessions).
 TEST_F(ServeUnityCredentialsTest, OurClientCreatesCommitsAndReadsAnS3TableByName) {
   CallMeter meter;
-  TableOptions options;
-  options.catalog_url = "http://127.0.0.1:" + std::to_string(serve_->port());
-  options.catalog_token = admin_token_;
+  TableOptions options = CatalogOptions();
   options.meter = &meter;
   StatusOr<Table> table = OpenTable("uc://main.sales.clicks", options);
   ASSERT_TRUE(table.ok()) << table.status().ToString();
-  Metadata m;
-  m.id = NewUuid();
-  m.schema_string =
-      R"({"type":"struct","fields":[{"name":"id","type":"long","nullable":true,"metadata":{}}]})";
-  StatusOr<CommitOutcome> created = table->Create(m);
-  ASSERT_TRUE(created.ok()) << created.status().ToString();
+  ASSERT_NO_FATAL_FAILURE(CreateAndCommitTwice(*table));
   EXPECT_TRUE(table->uri().starts_with(table_ + "/tables/")) << table->uri();
-  for (int v = 1; v <= 2; ++v) {
-    AddFile add;
-    add.path = "part-" + std::to_string(v) + ".parquet";
-    add.size = 10;
-    add.modification_time = 1;
-    add.data_change = true;
-    StatusOr<CommitOutcome> outcome = table->Commit({add});
-    ASSERT_TRUE(outcome.ok()) << outcome.status().ToString();
-    EXPECT_EQ(outcome->version, v);
-  }
   StatusOr<aws::Credentials> used = table->adapters().credentials->GetCredentials();
   ASSERT_TRUE(used.ok()) << used.status().ToString();
   EXPECT_THAT(used->source, HasSubstr("vended by catalog http://127.0.0.1"));
@@ -547,15 +574,7 @@ TEST_F(ServeUnityCredentialsTest, OurClientCreatesCommitsAndReadsAnS3TableByName
   EXPECT_GE(meter.Count(CallKind::kCatalogCredentials), 1);
   EXPECT_GT(meter.Count(CallKind::kS3Put), 0);
 
-  StatusOr<Table> reader = OpenTable("uc://main.sales.clicks", options);
-  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
-  auto snapshot = reader->Snapshot();
-  ASSERT_TRUE(snapshot.ok()) << snapshot.status().ToString();
-  EXPECT_EQ((*snapshot)->version(), 2);
-  EXPECT_EQ((*snapshot)->active_files().size(), 2u);
-  StatusOr<LogCheckReport> check = reader->Check();
-  ASSERT_TRUE(check.ok()) << check.status().ToString();
-  EXPECT_TRUE(check->sound()) << check->problems.front();
+  ExpectTwoCommitsThrough(options);
 }
 
 // A store without STS for the service to vend from: each writer sends its
@@ -563,28 +582,11 @@ TEST_F(ServeUnityCredentialsTest, OurClientCreatesCommitsAndReadsAnS3TableByName
 // with them. Our client creates, commits and reads by name that way.
 TEST_F(ServeUnityCredentialsTest, OurClientPassesItsOwnCredentialsThroughABucketWithoutVending) {
   StartPassingThrough();
-  TableOptions options;
-  options.catalog_url = "http://127.0.0.1:" + std::to_string(serve_->port());
-  options.catalog_token = admin_token_;
+  TableOptions options = CatalogOptions();
   options.catalog_send_credentials = true;
   StatusOr<Table> table = OpenTable("uc://main.sales.clicks", options);
   ASSERT_TRUE(table.ok()) << table.status().ToString();
-  Metadata m;
-  m.id = NewUuid();
-  m.schema_string =
-      R"({"type":"struct","fields":[{"name":"id","type":"long","nullable":true,"metadata":{}}]})";
-  StatusOr<CommitOutcome> created = table->Create(m);
-  ASSERT_TRUE(created.ok()) << created.status().ToString();
-  for (int v = 1; v <= 2; ++v) {
-    AddFile add;
-    add.path = "part-" + std::to_string(v) + ".parquet";
-    add.size = 10;
-    add.modification_time = 1;
-    add.data_change = true;
-    StatusOr<CommitOutcome> outcome = table->Commit({add});
-    ASSERT_TRUE(outcome.ok()) << outcome.status().ToString();
-    EXPECT_EQ(outcome->version, v);
-  }
+  ASSERT_NO_FATAL_FAILURE(CreateAndCommitTwice(*table));
   // What the store saw is the writer's own session (from the test user's
   // keys by GetSessionToken), handed back by the catalog unchanged.
   StatusOr<aws::Credentials> used = table->adapters().credentials->GetCredentials();
@@ -597,15 +599,7 @@ TEST_F(ServeUnityCredentialsTest, OurClientPassesItsOwnCredentialsThroughABucket
   // The service published both commits with it.
   EXPECT_FALSE(Published(dynamic_cast<S3ObjectStore&>(*table->adapters().store), 2).empty());
 
-  StatusOr<Table> reader = OpenTable("uc://main.sales.clicks", options);
-  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
-  auto snapshot = reader->Snapshot();
-  ASSERT_TRUE(snapshot.ok()) << snapshot.status().ToString();
-  EXPECT_EQ((*snapshot)->version(), 2);
-  EXPECT_EQ((*snapshot)->active_files().size(), 2u);
-  StatusOr<LogCheckReport> check = reader->Check();
-  ASSERT_TRUE(check.ok()) << check.status().ToString();
-  EXPECT_TRUE(check->sound()) << check->problems.front();
+  ExpectTwoCommitsThrough(options);
 
   // The CLI the same way: the flag, then the environment variable.
   const std::string url = options.catalog_url;
@@ -628,9 +622,7 @@ TEST_F(ServeUnityCredentialsTest, OurClientPassesItsOwnCredentialsThroughABucket
 
 TEST_F(ServeUnityCredentialsTest, WithoutItsCredentialsAWriterIsToldToSendThem) {
   StartPassingThrough();
-  TableOptions options;
-  options.catalog_url = "http://127.0.0.1:" + std::to_string(serve_->port());
-  options.catalog_token = admin_token_;
+  TableOptions options = CatalogOptions();
   StatusOr<Table> table = OpenTable("uc://main.sales.orders", options);
   ASSERT_TRUE(table.ok()) << table.status().ToString();
   auto snapshot = table->Snapshot();
@@ -666,9 +658,9 @@ TEST_F(ServeUnityCredentialsTest, PassedThroughCredentialsComeBackUnchangedInBot
   EXPECT_EQ(credential["config"]["s3.secret-access-key"], own->secret_access_key);
   EXPECT_EQ(credential["prefix"], location_ + "/");
   // A READ token still gets nothing for READ_WRITE, whatever it sends.
-  aws::HttpResponse refused = Send("POST", std::string(kBase) + "/temporary-table-credentials",
-                                   json{{"table_id", table_id_}, {"operation", "READ_WRITE"}}.dump(),
-                                   reader_token_, *headers);
+  aws::HttpResponse refused = Send(
+      "POST", std::string(kBase) + "/temporary-table-credentials",
+      json{{"table_id", table_id_}, {"operation", "READ_WRITE"}}.dump(), reader_token_, *headers);
   EXPECT_EQ(refused.status, 403) << refused.body;
 }
 
@@ -692,8 +684,16 @@ TEST_F(ServeUnityCredentialsTest, EveryPassThroughBadInputRowIsRefusedAsDocument
       if (row.token == "expired") sent.expiration_ms = SystemClock().NowMillis() - 60'000;
       if (row.token == "tampered secret") sent.secret_access_key = "WRONG" + sent.secret_access_key;
       headers = *service_wire::SentCredentialHeaders(sent);
-      if (row.token == "no session token") headers.erase(headers.begin() + 2);
-      if (row.token == "expiry not a time") headers[3].second = "tomorrow";
+      auto named = [&](std::string_view name) {
+        return std::find_if(headers.begin(), headers.end(),
+                            [&](const auto& header) { return header.first == name; });
+      };
+      if (row.token == "no session token") {
+        headers.erase(named(service_wire::kSentSessionTokenHeader));
+      }
+      if (row.token == "expiry not a time") {
+        named(service_wire::kSentExpirationHeader)->second = "tomorrow";
+      }
     }
     aws::HttpResponse r = Send(row.method, kBase + row.path, row.body, admin_token_, headers);
     EXPECT_EQ(r.status, row.status) << r.body;
