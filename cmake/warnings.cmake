@@ -59,6 +59,9 @@ function(deltacommit_test name label)
   add_executable(${name} ${ARGN})
   deltacommit_warnings(${name})
   target_link_libraries(${name} PRIVATE GTest::gtest GTest::gtest_main GTest::gmock)
+  if(DELTACOMMIT_TEST_CXX_FLAGS)
+    target_compile_options(${name} PRIVATE ${DELTACOMMIT_TEST_CXX_FLAGS})
+  endif()
   # A test beside the library's code may include that code's private headers
   # ("adapters/parquet/data_sql.h"); anything else sees only public folders.
   string(FIND "${CMAKE_CURRENT_SOURCE_DIR}/" "${PROJECT_SOURCE_DIR}/src/" in_src)
