@@ -31,6 +31,11 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/tests/sanitizers/tsan.supp}
 
+# Tests spend part of their time waiting on the servers and on the CLI
+# processes they start: one more than the cores keeps the cores busy (preset
+# ci on 2 cores: 152 s at -j4 against 185 s at -j2; at -j4 one HA test's
+# timing failed once, so not more).
+jobs=$(( $(nproc) + 1 ))
 for preset in $PRESETS; do
   start=$(date +%s)
   if [ "$preset" = fuzz ]; then
@@ -44,11 +49,6 @@ for preset in $PRESETS; do
   if [ "$preset" = tsan ]; then target=threaded_tests label=threads; fi
   # The soak (scripts/soak.sh) runs its one minute in the optimised build.
   if [ "$preset" = asan ]; then exclude=soak; fi
-  # Tests spend part of their time waiting on the servers and on the CLI
-  # processes they start: one more than the cores keeps the cores busy
-  # (preset ci on 2 cores: 152 s at -j4 against 185 s at -j2; at -j4 one HA
-  # test's timing failed once, so not more).
-  jobs=$(( $(nproc) + 1 ))
   TARGET=$target scripts/build.sh "$preset"
   # The integration suites run this preset's CLI.
   export DELTACOMMIT_CLI="$PWD/build/$preset/cli/deltacommit"
