@@ -78,12 +78,14 @@ class ServeUcHaTest : public ::testing::TestWithParam<bool> {
 
   std::unique_ptr<ServeProcess> Start() {
     auto started = ServeProcess::Start(
-        "[server]\nlisten = \"127.0.0.1:0\"\n[state]\nkind = \"dynamodb\"\ntable = \"" +
+        "[server]\nlisten = \"127.0.0.1:0\"\n[state]\nkind = "
+        "\"dynamodb\"\ntable = \"" +
         state_table_ + "\"\nendpoint = \"" + Env("AWS_ENDPOINT_URL_DYNAMODB") +
         "\"\nallow_http = true\n[local]\nroots = [\"" + root_.string() +
         "\"]\n[[token]]\nname = \"admin\"\nsha256 = \"" + service::HashToken(kToken) +
         "\"\ntables = [\"file://" + root_.string() +
-        "\"]\ncatalogs = [\"*\"]\nactions = [\"manage\", \"commit\", \"read\"]\n");
+        "\"]\ncatalogs = [\"*\"]\nactions = [\"manage\", \"commit\", "
+        "\"read\"]\n");
     EXPECT_TRUE(started.ok()) << started.status().ToString();
     return started.ok() ? std::move(started).value() : nullptr;
   }
@@ -174,13 +176,28 @@ class ServeUcHaTest : public ::testing::TestWithParam<bool> {
   }
 
   // The driver: load, stage latest + 1, one update-table; on 409 load
-  // again; on no answer ask B whether its staged file was ratified.
+  // again; on no answer ask B whether its staged file was ratified. Like
+  // kernel-rs's HTTP client it waits before resending after 429, 503 or no
+  // answer; it gives up after a time, not a count of attempts (a loaded
+  // machine answers a conflict in milliseconds but publishes in seconds),
+  // naming the last answer it had.
   bool DriverCommit(int writer, int i, int preferred, std::string& error) {
     const std::string tag = "kernel-" + std::to_string(writer) + "-" + std::to_string(i);
-    for (int attempt = 0; attempt < 500; ++attempt) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(4);
+    std::string last = "none";
+    int attempts = 0;
+    for (int waits = 0; std::chrono::steady_clock::now() < deadline; ++attempts) {
+      const auto wait = [&](const std::string& why) {
+        last = why;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10 << std::min(waits++, 5)));
+      };
       ServeProcess& to = Live(preferred);
       std::optional<http::testing::RawResponse> loaded = Send(to, "GET", kTablePath, nullptr);
-      if (!loaded || loaded->status != 200) continue;
+      if (!loaded || loaded->status != 200) {
+        wait(loaded ? "load " + std::to_string(loaded->status) + " " + loaded->body
+                    : "load: no answer");
+        continue;
+      }
       const json table = json::parse(loaded->body, nullptr, false);
       const Version v = table.value("latest-table-version", -1) + 1;
       const std::string name = FormatVersion(v) + "." + NewUuid() + ".json";
@@ -217,8 +234,17 @@ class ServeUcHaTest : public ::testing::TestWithParam<bool> {
         return false;
       }
       if (!answer && Landed(v, name)) return true;  // ratified before the instance died
+      const std::string what = answer
+                                   ? "commit " + std::to_string(answer->status) + " " + answer->body
+                                   : "commit: no answer";
+      if (answer && answer->status == 409) {
+        last = what;
+        waits = 0;
+      } else {
+        wait(what);
+      }
     }
-    error = "no commit after 500 attempts";
+    error = "no commit in 4 minutes (" + std::to_string(attempts) + " attempts); the last: " + last;
     return false;
   }
 
@@ -278,7 +304,11 @@ TEST_P(ServeUcHaTest, EightWritersThroughTwoInstancesLandEachCommitOnce) {
     a_killed_ = true;
   }
   for (std::thread& t : writers) t.join();
-  for (const std::string& e : errors) EXPECT_EQ(e, "");
+  for (const std::string& e : errors) {
+    const std::string logs = e.empty() ? "" : b_->Logs();
+    EXPECT_EQ(e, "") << "B's log ends:\n"
+                     << logs.substr(logs.size() - std::min<size_t>(logs.size(), 6000));
+  }
 
   // Through the survivor: versions 0..kTotal, each commit once, all
   // published, the log sound.
