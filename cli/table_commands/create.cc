@@ -8,10 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "deltacommit/log_path.h"
+#include "deltacommit/table.h"
 #include "deltacommit/parquet/data_file_handler.h"
-#include "deltacommit/schema.h"
-#include "deltacommit/transaction.h"
 #include "shared/output.h"
 #include "table_commands/flags.h"
 
@@ -45,27 +43,23 @@ StatusOr<std::string> InferSchema(const CreateArgs& args) {
 }
 
 StatusOr<Metadata> BuildMetadata(const CreateArgs& args, int64_t now) {
-  Metadata m;
-  m.id = NewUuid();
-  if (!args.name.empty()) m.name = args.name;
-  if (!args.description.empty()) m.description = args.description;
+  NewTable spec;
+  if (!args.name.empty()) spec.name = args.name;
+  if (!args.description.empty()) spec.description = args.description;
   if (!args.from.empty()) {
-    DC_ASSIGN_OR_RETURN(m.schema_string, InferSchema(args));
+    DC_ASSIGN_OR_RETURN(spec.schema, InferSchema(args));
   } else {
-    DC_ASSIGN_OR_RETURN(m.schema_string, SchemaStringFromArgument(args.schema));
+    spec.schema = args.schema;
   }
-  DC_ASSIGN_OR_RETURN(Schema schema, ParseSchema(m.schema_string));
-  DC_RETURN_IF_ERROR(ValidatePartitionColumns(schema, args.partition_by));
-  m.partition_columns = args.partition_by;
-  m.created_time = now;
+  spec.partition_columns = args.partition_by;
   for (const std::string& kv : args.properties) {
     auto eq = kv.find('=');
     if (eq == std::string::npos || eq == 0) {
       return InvalidArgumentError("--property \"" + kv + "\": expected KEY=VALUE");
     }
-    m.configuration[kv.substr(0, eq)] = kv.substr(eq + 1);
+    spec.configuration[kv.substr(0, eq)] = kv.substr(eq + 1);
   }
-  return m;
+  return NewTableMetadata(std::move(spec), now);
 }
 
 int RunCreate(const CreateArgs& args) {

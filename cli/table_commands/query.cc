@@ -7,8 +7,7 @@
 #include <vector>
 
 #include "commands.h"
-#include "deltacommit/parquet/data_file_handler.h"
-#include "deltacommit/table/data_staging.h"
+#include "deltacommit/table.h"
 #include "shared/output.h"
 #include "table_commands/flags.h"
 
@@ -73,27 +72,11 @@ int RunQuery(const QueryArgs& args) {
   if (args.json && args.csv) return ReportError(InvalidArgumentError("--json and --csv exclude each other"));
   auto table = OpenCliTable(args.table, args.table_flags);
   if (!table.ok()) return ReportError(table.status());
-  auto snapshot = args.version >= 0 ? table->SnapshotAt(args.version) : table->Snapshot();
-  if (!snapshot.ok()) return ReportError(snapshot.status());
-  if (Status st = CheckDataCommandSupported(**snapshot, true, "query"); !st.ok()) return ReportError(st);
-  auto staging = StagingDir::Create();
-  if (!staging.ok()) return ReportError(staging.status());
-  std::vector<ScanFile> files;
-  for (const auto& [key, add] : (*snapshot)->active_files()) {
-    ScanFile f{staging->path() + "/" + std::to_string(files.size()) + ".parquet", add.partition_values};
-    if (Status st = DownloadDataFile(*table->adapters().store, add, f.local_path); !st.ok()) {
-      return ReportError(st.WithContext("table " + table->uri()));
-    }
-    files.push_back(std::move(f));
-  }
-  // A big query spills into the staging directory, not the working one.
-  DuckDbOptions duckdb;
-  duckdb.temp_directory = staging->path() + "/duckdb-spill";
-  auto handler = DuckDbDataFileHandler::Create(duckdb);
-  if (!handler.ok()) return ReportError(handler.status());
-  const Metadata& m = (*snapshot)->metadata();
-  auto result = (*handler)->Query({m.schema_string, m.partition_columns}, files, args.sql, args.json);
-  if (!result.ok()) return ReportError(result.status().WithContext("table " + table->uri()));
+  QueryOptions options;
+  if (args.version >= 0) options.version = args.version;
+  options.json_rows = args.json;
+  auto result = table->Query(args.sql, options);
+  if (!result.ok()) return ReportError(result.status());
   if (args.json) {
     for (const auto& row : result->rows) std::cout << Cell(row.at(0)) << "\n";
   } else if (args.csv) {

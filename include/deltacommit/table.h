@@ -39,6 +39,7 @@
 #include "deltacommit/commit_mode.h"
 #include "deltacommit/conflict.h"
 #include "deltacommit/log_check.h"
+#include "deltacommit/query_result.h"
 #include "deltacommit/snapshot.h"
 #include "deltacommit/status.h"
 #include "deltacommit/transaction.h"
@@ -167,6 +168,16 @@ struct AppendResult {
   int64_t rows = 0;
 };
 
+// What Table::Query reads and how it answers.
+struct QueryOptions {
+  std::optional<Version> version;  // unset: the latest (time travel otherwise)
+  bool json_rows = false;          // one cell per row: the row as a JSON object
+  // Memory DuckDB may use (e.g. "1GB"; empty: DuckDB's default, 80% of
+  // RAM); beyond it, it spills to a private temporary directory (removed
+  // afterwards), never the working directory.
+  std::string memory_limit;
+};
+
 // One commit of the log (Table::History).
 struct HistoryEntry {
   Version version = -1;
@@ -174,6 +185,21 @@ struct HistoryEntry {
   int64_t num_adds = 0;
   int64_t num_removes = 0;
 };
+
+// What a new table is made of (NewTableMetadata, then Table::Create).
+struct NewTable {
+  std::string schema;  // Delta's schema JSON, or the compact "id:long,name:string"
+  std::vector<std::string> partition_columns;
+  StringMap configuration;  // table properties (delta.*, delta.feature.X=supported)
+  std::optional<std::string> name;
+  std::optional<std::string> description;
+};
+
+// The metaData of a new table: a fresh id, the schema checked and written
+// as Spark writes it (SchemaStringFromArgument), the partition columns
+// checked against it (ValidatePartitionColumns), created at
+// `created_time_ms`. kInvalidArgument naming what is wrong.
+StatusOr<Metadata> NewTableMetadata(NewTable spec, int64_t created_time_ms);
 
 class Table {
  public:
@@ -220,6 +246,13 @@ class Table {
   // when the inputs hold no rows; kUnimplemented for tables whose data
   // this build cannot write (column mapping).
   StatusOr<AppendResult> Append(const std::vector<AppendInput>& inputs, AppendOptions options = {});
+
+  // Runs `sql` (DuckDB's dialect) over the snapshot's active files, seen as
+  // a view named `t` (partition values from the log, cast to the columns'
+  // types). Remote data files are fetched into a private temporary
+  // directory, removed afterwards. kUnimplemented for tables whose data
+  // this build cannot read (column mapping, deletion vectors), naming why.
+  StatusOr<QueryResult> Query(const std::string& sql, QueryOptions options = {});
 
   // Writes a checkpoint of the latest version (or of `version`), then
   // `_last_checkpoint`. kFailedPrecondition for a version of a coordinated

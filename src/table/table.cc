@@ -9,6 +9,7 @@
 #include "deltacommit/commit_coordinator.h"
 #include "deltacommit/commit_rules.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/schema.h"
 #include "deltacommit/table/table_adapters.h"
 #include "deltacommit/table_features.h"
 #include "table/auto_checkpoint.h"
@@ -251,6 +252,20 @@ StatusOr<std::vector<HistoryEntry>> Table::History(int64_t limit) {
 StatusOr<LogCheckReport> Table::Check() {
   const SnapshotRequest request = state_->adapters->Request();
   return CheckLog(*state_->adapters->log, &request);
+}
+
+StatusOr<Metadata> NewTableMetadata(NewTable spec, int64_t created_time_ms) {
+  Metadata m;
+  m.id = NewUuid();
+  m.name = std::move(spec.name);
+  m.description = std::move(spec.description);
+  DC_ASSIGN_OR_RETURN(m.schema_string, SchemaStringFromArgument(spec.schema));
+  DC_ASSIGN_OR_RETURN(Schema schema, ParseSchema(m.schema_string));
+  DC_RETURN_IF_ERROR(ValidatePartitionColumns(schema, spec.partition_columns));
+  m.partition_columns = std::move(spec.partition_columns);
+  m.configuration = std::move(spec.configuration);
+  m.created_time = created_time_ms;
+  return m;
 }
 
 StatusOr<Table> OpenTable(std::string_view uri, TableOptions options) {

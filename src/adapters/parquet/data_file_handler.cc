@@ -122,14 +122,22 @@ StatusOr<QueryResult> DuckDbDataFileHandler::Query(const TableLayout& layout,
   // Cells are turned into text by DuckDB's casts: the C API's value
   // accessors do not render every type (TIMESTAMP WITH TIME ZONE comes
   // back empty).
+  QueryResult out;
   if (json_rows) {
+    // The result's own column names and types, which the one JSON column
+    // does not carry.
+    DC_ASSIGN_OR_RETURN(TextRows described, connection->Query("DESCRIBE " + statement, "query"));
+    for (const auto& row : described.rows) {
+      if (row.size() < 2) continue;
+      out.columns.push_back(row[0].value_or(""));
+      out.column_types.push_back(row[1].value_or(""));
+    }
     statement = "SELECT CAST(to_json(__dc_q) AS VARCHAR) AS row FROM (" + statement + ") __dc_q";
   } else {
     statement = "SELECT CAST(COLUMNS(*) AS VARCHAR) FROM (" + statement + ") __dc_q";
   }
   DC_ASSIGN_OR_RETURN(TextRows rows, connection->Query(statement, "query"));
-  QueryResult out;
-  out.columns = std::move(rows.columns);
+  if (!json_rows) out.columns = std::move(rows.columns);
   out.rows = std::move(rows.rows);
   return out;
 }

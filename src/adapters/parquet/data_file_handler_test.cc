@@ -147,6 +147,10 @@ TEST_F(DataFileHandlerTest, JsonLinesAndParquetInputs) {
   const auto row = nlohmann::json::parse(*result->rows[0][0]);
   EXPECT_EQ(row["count_star()"], 4);
   EXPECT_EQ(row["sum(id)"], 6);
+  // The one JSON column does not hide the result's own columns and types.
+  EXPECT_EQ(result->columns, (std::vector<std::string>{"count_star()", "sum(id)"}));
+  ASSERT_EQ(result->column_types.size(), 2u);
+  EXPECT_EQ(result->column_types[0], "BIGINT");
 }
 
 TEST_F(DataFileHandlerTest, InputsThatDoNotFitNameTheColumn) {

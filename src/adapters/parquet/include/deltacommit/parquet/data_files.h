@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "deltacommit/actions.h"
+#include "deltacommit/query_result.h"
 #include "deltacommit/status.h"
 
 namespace deltacommit {
@@ -61,12 +62,6 @@ struct ScanFile {
   NullableStringMap partition_values;
 };
 
-struct QueryResult {
-  std::vector<std::string> columns;
-  // Cells as text (nullopt for NULL); with json_rows, one cell per row: the
-  // row as a JSON object.
-  std::vector<std::vector<std::optional<std::string>>> rows;
-};
 
 class DataFileHandler {
  public:

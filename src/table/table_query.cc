@@ -1,0 +1,44 @@
+// Table::Query: the data path of `deltacommit query`. DuckDB reads local
+// files only, so the snapshot's active files are fetched into a private
+// staging directory (removed afterwards) and read there as the view `t`.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "deltacommit/parquet/data_file_handler.h"
+#include "deltacommit/table.h"
+#include "deltacommit/table/data_staging.h"
+#include "deltacommit/table/table_adapters.h"
+
+namespace deltacommit {
+
+StatusOr<QueryResult> Table::Query(const std::string& sql, QueryOptions options) {
+  const std::string context = "table " + uri();
+  StatusOr<std::shared_ptr<const deltacommit::Snapshot>> snapshot =
+      options.version ? SnapshotAt(*options.version) : Snapshot();
+  if (!snapshot.ok()) return snapshot.status();
+  DC_RETURN_IF_ERROR(CheckDataCommandSupported(**snapshot, true, "query"));
+  DC_ASSIGN_OR_RETURN(StagingDir staging, StagingDir::Create());
+  std::vector<ScanFile> files;
+  for (const auto& [key, add] : (*snapshot)->active_files()) {
+    ScanFile file{staging.path() + "/" + std::to_string(files.size()) + ".parquet",
+                  add.partition_values};
+    if (Status fetched = DownloadDataFile(*adapters().store, add, file.local_path); !fetched.ok()) {
+      return fetched.WithContext(context);
+    }
+    files.push_back(std::move(file));
+  }
+  // A big query spills into the staging directory, not the working one.
+  DuckDbOptions duckdb;
+  duckdb.memory_limit = options.memory_limit;
+  duckdb.temp_directory = staging.path() + "/duckdb-spill";
+  auto handler = DuckDbDataFileHandler::Create(duckdb);
+  if (!handler.ok()) return handler.status().WithContext("memory limit");
+  const Metadata& m = (*snapshot)->metadata();
+  StatusOr<QueryResult> result =
+      (*handler)->Query({m.schema_string, m.partition_columns}, files, sql, options.json_rows);
+  if (!result.ok()) return result.status().WithContext(context);
+  return result;
+}
+
+}  // namespace deltacommit
