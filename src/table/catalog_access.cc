@@ -8,6 +8,7 @@
 #include "deltacommit/logstore/catalog_log_store.h"
 #include "deltacommit/posix/posix_object_store.h"
 #include "deltacommit/s3/s3_object_store.h"
+#include "deltacommit/table/aws_storage_options.h"
 #include "deltacommit/unity_client/delta_rest_catalog_client.h"
 #include "table/service_access.h"
 
@@ -158,9 +159,9 @@ void AttachCatalogLog(TableAdapters& open, const std::string& table_id, bool reg
 // open.own_credentials (the writer's chain) and open.service_credentials,
 // its temporary session, for a catalog that passes credentials through.
 Status AttachOwnCredentials(const TableOptions& o, TableAdapters& open) {
-  aws::CredentialsOptions chain;
-  if (!o.profile.empty()) chain.profile = o.profile;
-  open.own_credentials = aws::DefaultCredentialsChain(chain);
+  DC_ASSIGN_OR_RETURN(auto storage, CheckStorageOptions(o.storage_options));
+  DC_ASSIGN_OR_RETURN(AwsStorageOptions aws, ReadAwsStorageOptions(o, storage));
+  open.own_credentials = aws::DefaultCredentialsChain(ChainOptions(aws));
   DC_ASSIGN_OR_RETURN(aws::AwsServiceConfig s3, S3ServiceOf(o));
   DC_ASSIGN_OR_RETURN(open.service_credentials,
                       WriterSession(o, /*storage=*/{}, s3, *open.own_credentials, open));

@@ -154,5 +154,22 @@ TEST(AutoCreateSettingTest, OffByDefaultOnWithTheStorageOptionStrictlyBoolean) {
               HasSubstr("deltacommit.dynamodb.autoCreate=\"yes\": expected true or false"));
 }
 
+// delta-rs's storage options name the lock table, its region and plain
+// http; Spark's key wins over delta-rs's.
+TEST(DynamoDbSettingsTest, DeltaRsStorageOptionsNameTheTableRegionAndHttp) {
+  auto named = ResolveDynamoDbSettings({{"delta_dynamo_table_name", "rs_locks"},
+                                        {"aws_region", "eu-north-1"},
+                                        {"aws_endpoint_url_dynamodb", "http://127.0.0.1:1"},
+                                        {"aws_allow_http", "true"}});
+  ASSERT_TRUE(named.ok()) << named.status().ToString();
+  EXPECT_EQ(named->table_name, "rs_locks");
+  EXPECT_EQ(named->service.region, "eu-north-1");
+  auto spark = ResolveDynamoDbSettings(
+      {{"delta_dynamo_table_name", "rs_locks"},
+       {"io.delta.storage.s3dynamodblogstore.ddb.tablename", "spark_locks"}});
+  ASSERT_TRUE(spark.ok()) << spark.status().ToString();
+  EXPECT_EQ(spark->table_name, "spark_locks");
+}
+
 }  // namespace
 }  // namespace deltacommit

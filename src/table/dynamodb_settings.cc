@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cstdlib>
 
+#include "deltacommit/table/aws_storage_options.h"
+
 namespace deltacommit {
 namespace {
 
@@ -87,8 +89,10 @@ Status ApplyBilling(const std::map<std::string, std::string>& o, DynamoDbSetting
 
 StatusOr<DynamoDbSettings> ResolveDynamoDbSettings(const std::map<std::string, std::string>& o) {
   DynamoDbSettings s;
-  s.table_name =
-      SparkKey(o, "ddb.tablename").value_or(Env("DELTA_DYNAMO_TABLE_NAME").value_or(s.table_name));
+  // Spark's key, else delta-rs's (a storage option, else the environment).
+  std::optional<std::string> delta_rs_name = Env("DELTA_DYNAMO_TABLE_NAME");
+  if (auto it = o.find("delta_dynamo_table_name"); it != o.end()) delta_rs_name = it->second;
+  s.table_name = SparkKey(o, "ddb.tablename").value_or(delta_rs_name.value_or(s.table_name));
   if (auto ttl = SparkKey(o, "ddb.ttl")) {
     // Spark writes "86400s" as well as "86400".
     std::string t = *ttl;
@@ -104,11 +108,18 @@ StatusOr<DynamoDbSettings> ResolveDynamoDbSettings(const std::map<std::string, s
   }
   DC_RETURN_IF_ERROR(ApplyBilling(o, s));
   DC_ASSIGN_OR_RETURN(s.auto_create, AutoCreate(o));
+  // Region and plain http as for S3 (delta-rs's storage options), unless
+  // DynamoDB has its own.
+  DC_ASSIGN_OR_RETURN(AwsStorageOptions aws, ReadAwsStorageOptions({}, o));
   aws::AwsConfigOverrides overrides;
+  overrides.allow_http = aws.s3.allow_http;
+  overrides.profile = aws.s3.profile;
   if (auto region = SparkKey(o, "ddb.region"))
     overrides.region = *region;
   else if (auto env = Env("AWS_REGION_DYNAMODB"))
     overrides.region = *env;
+  else
+    overrides.region = aws.s3.region;
   if (auto it = o.find("aws_endpoint_url_dynamodb"); it != o.end())
     overrides.endpoint_url = it->second;
   DC_ASSIGN_OR_RETURN(s.service, aws::ResolveServiceConfig("dynamodb", overrides));

@@ -16,6 +16,7 @@
 #include "deltacommit/logstore/object_store_log_store.h"
 #include "deltacommit/logstore/s3_conditional_log_store.h"
 #include "deltacommit/logstore/s3_dynamodb_log_store.h"
+#include "deltacommit/table/aws_storage_options.h"
 #include "deltacommit/parquet/duckdb_parquet_handler.h"
 #include "deltacommit/posix/posix_object_store.h"
 #include "deltacommit/s3/s3_object_store.h"
@@ -107,11 +108,9 @@ aws::HttpOptions HttpOptionsOf(const TableOptions& o) {
 }
 
 StatusOr<aws::AwsServiceConfig> S3ServiceOf(const TableOptions& o) {
-  aws::AwsConfigOverrides overrides;
-  if (!o.endpoint_url.empty()) overrides.endpoint_url = o.endpoint_url;
-  if (!o.region.empty()) overrides.region = o.region;
-  if (!o.profile.empty()) overrides.profile = o.profile;
-  return aws::ResolveServiceConfig("s3", overrides);
+  DC_ASSIGN_OR_RETURN(auto storage, CheckStorageOptions(o.storage_options));
+  DC_ASSIGN_OR_RETURN(AwsStorageOptions aws, ReadAwsStorageOptions(o, storage));
+  return aws::ResolveServiceConfig("s3", aws.s3);
 }
 
 StatusOr<S3StoreConfig> S3ConfigOf(std::string_view table, const TableOptions& o) {
@@ -165,9 +164,10 @@ Status AttachDynamoDb(std::string_view table, const TableOptions& o,
                       TableAdapters& open) {
   DC_ASSIGN_OR_RETURN(DynamoDbSettings settings, ResolveDynamoDbSettings(storage));
   settings.auto_create = settings.auto_create || o.create_dynamodb_table;
-  aws::CredentialsOptions creds;
-  if (!o.profile.empty()) creds.profile = o.profile;
-  creds.explicit_credentials = settings.credentials;
+  DC_ASSIGN_OR_RETURN(AwsStorageOptions aws, ReadAwsStorageOptions(o, storage));
+  aws::CredentialsOptions creds = ChainOptions(aws);
+  // AWS_*_DYNAMODB win: DynamoDB's own credentials, as delta-rs reads them.
+  if (settings.credentials) creds.explicit_credentials = settings.credentials;
   open.dynamodb_credentials = aws::DefaultCredentialsChain(creds);
   open.dynamodb = std::make_unique<dynamodb::DynamoDbClient>(
       dynamodb::DynamoDbClientConfig{settings.service, {}}, *open.http, *open.dynamodb_credentials);
@@ -205,10 +205,9 @@ StatusOr<std::unique_ptr<TableAdapters>> OpenS3(std::string_view table, const Ta
   open->meter = o.meter;
   DC_ASSIGN_OR_RETURN(open->mode, S3Mode(o, storage));
   const std::string mode_name(CommitModeName(open->mode));
-  aws::CredentialsOptions creds;
-  if (!o.profile.empty()) creds.profile = o.profile;
+  DC_ASSIGN_OR_RETURN(AwsStorageOptions aws, ReadAwsStorageOptions(o, storage));
   open->http = aws::NewCurlHttpClient(HttpOptionsOf(o));
-  open->credentials = aws::DefaultCredentialsChain(creds);
+  open->credentials = aws::DefaultCredentialsChain(ChainOptions(aws));
   auto s3_store = std::make_unique<S3ObjectStore>(config, *open->http, *open->credentials);
   open->uri = s3_store->Describe();
   std::unique_ptr<ObjectStore> s3 = open->Metered(std::move(s3_store));
