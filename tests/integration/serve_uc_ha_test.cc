@@ -176,11 +176,12 @@ class ServeUcHaTest : public ::testing::TestWithParam<bool> {
   }
 
   // The driver: load, stage latest + 1, one update-table; on 409 load
-  // again; on no answer ask B whether its staged file was ratified. Like
-  // kernel-rs's HTTP client it waits before resending after 429, 503 or no
-  // answer; it gives up after a time, not a count of attempts (a loaded
-  // machine answers a conflict in milliseconds but publishes in seconds),
-  // naming the last answer it had.
+  // again; on no answer ask B whether its staged file was ratified. As
+  // kernel-rs's UC HTTP client does after a 5xx or no answer, it waits
+  // before resending, a step longer each time; after 429 it waits too, as
+  // the engine must before its retry. It gives up after a time, not a count
+  // of attempts (a loaded machine answers a conflict in milliseconds but
+  // publishes in seconds), naming the last answer it had.
   bool DriverCommit(int writer, int i, int preferred, std::string& error) {
     const std::string tag = "kernel-" + std::to_string(writer) + "-" + std::to_string(i);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(4);
@@ -189,7 +190,7 @@ class ServeUcHaTest : public ::testing::TestWithParam<bool> {
     for (int waits = 0; std::chrono::steady_clock::now() < deadline; ++attempts) {
       const auto wait = [&](const std::string& why) {
         last = why;
-        std::this_thread::sleep_for(std::chrono::milliseconds(10 << std::min(waits++, 5)));
+        std::this_thread::sleep_for(std::chrono::milliseconds(20 * std::min(++waits, 10)));
       };
       ServeProcess& to = Live(preferred);
       std::optional<http::testing::RawResponse> loaded = Send(to, "GET", kTablePath, nullptr);
