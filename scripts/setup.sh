@@ -14,6 +14,10 @@ PACKAGES=(
   awscli python3-yaml
   clang libclang-rt-14-dev  # preset fuzz: clang 14 and its libFuzzer/sanitizer runtimes
   gnuplot-nox  # docs/bench-commit-modes.png (bench/commit_modes_plot.gp)
+  # The Python package (python/, preset ci builds it): pybind11, Debian's
+  # python3 and what its tests and the wheel's build use.
+  python3-dev pybind11-dev python3-pybind11 python3-setuptools python3-wheel
+  python3-build python3-venv python3-pytest python3-hypothesis python3-pandas
 )
 
 missing=()

@@ -4,6 +4,8 @@ an arrow of docs/architecture.md points the wrong way:
   - a file under src/ includes a header of service/ or cli/,
   - a file under service/ includes a header of cli/,
   - a file under bench/ includes a header of cli/,
+  - a file under python/ (the Python package's binding) includes a header
+    of service/ or cli/,
   - a CMakeLists.txt under src/, service/ or bench/ names a source or
     folder of the layers above it,
   - a file includes a private header of a library target under src/ (one
@@ -18,8 +20,9 @@ import pathlib
 import re
 import sys
 
-FORBIDDEN = {"src": ("service", "cli"), "service": ("cli",), "bench": ("cli",)}
-CODE_FOLDERS = ("src", "service", "cli", "bench", "tests", "examples")
+FORBIDDEN = {"src": ("service", "cli"), "service": ("cli",), "bench": ("cli",),
+             "python": ("service", "cli")}
+CODE_FOLDERS = ("src", "service", "cli", "bench", "tests", "examples", "python")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 CMAKE_REF = re.compile(r"\$\{PROJECT_SOURCE_DIR\}/([A-Za-z_]+)")
 

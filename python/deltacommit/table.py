@@ -1,0 +1,559 @@
+"""Tables: open, read, commit, append, checkpoint, query, check."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+
+from . import _deltacommit
+from .errors import ConflictError, InvalidArgumentError
+
+__all__ = [
+    "Table",
+    "Snapshot",
+    "Protocol",
+    "Metadata",
+    "CommitResult",
+    "AppendResult",
+    "CheckpointInfo",
+    "CheckReport",
+    "QueryResult",
+    "create",
+]
+
+PathLike = Union[str, "os.PathLike[str]"]
+# One Delta action as its JSON object, e.g. {"add": {"path": ..., ...}}.
+ActionDict = Mapping[str, Any]
+# A disjunction of conjunctions: each dict maps a partition column to the
+# value (or the values) it must have; None is a null partition value.
+ReadPredicate = Mapping[str, Union[Optional[str], Sequence[Optional[str]]]]
+
+_COMMIT_MODES = ("local", "s3-conditional", "s3-dynamodb", "service", "coordinated", "unity-catalog")
+
+
+@dataclass(frozen=True)
+class Protocol:
+    """The table's protocol action, in delta-rs's words."""
+
+    min_reader_version: int
+    min_writer_version: int
+    reader_features: Optional[List[str]]
+    writer_features: Optional[List[str]]
+    raw: Dict[str, Any] = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Metadata:
+    """The table's metaData action, in delta-rs's words."""
+
+    id: str
+    name: Optional[str]
+    description: Optional[str]
+    partition_columns: List[str]
+    created_time: Optional[int]
+    configuration: Dict[str, str]
+    schema_string: str
+    raw: Dict[str, Any] = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class CommitResult:
+    """What a commit did.
+
+    ``version`` is the version written, or for ``already_committed`` the
+    version at which the table was seen to hold this ``app_id`` /
+    ``app_version`` already (it landed at or before it). ``attempts`` counts
+    the writes tried and ``rebases`` the concurrent commits rebased over;
+    ``assigned`` says the commit service chose the version for a blind
+    append, sharing it with ``merged - 1`` other appends.
+    """
+
+    version: int
+    attempts: int
+    rebases: int
+    already_committed: bool = False
+    assigned: bool = False
+    merged: int = 0
+
+
+@dataclass(frozen=True)
+class AppendResult(CommitResult):
+    """A committed append: the rows written and the data files added."""
+
+    rows: int = 0
+    files: List[Dict[str, Any]] = field(default_factory=list, repr=False)
+
+
+@dataclass(frozen=True)
+class CheckpointInfo:
+    """A checkpoint written: its version, rows (actions), bytes, parts."""
+
+    version: int
+    size: int
+    size_in_bytes: int
+    num_of_add_files: int
+    parts: int
+    key: str
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """What ``Table.check()`` found. ``sound`` when ``problems`` is empty."""
+
+    first_version: int
+    latest_version: int
+    commits_checked: int
+    unrecognized_files: int
+    problems: List[str]
+    snapshot: Optional["Snapshot"] = field(repr=False, default=None)
+
+    @property
+    def sound(self) -> bool:
+        return not self.problems
+
+
+class QueryResult:
+    """Rows of ``Table.query``: ``columns``, their DuckDB ``types``
+    (``"BIGINT"``, ``"DECIMAL(38,10)"``, ...) and ``rows`` (tuples, values as
+    JSON gives them: int, float, str, bool, None, lists and dicts)."""
+
+    def __init__(self, columns: List[str], types: List[str], rows: List[Tuple[Any, ...]]):
+        self.columns = columns
+        self.types = types
+        self.rows = rows
+
+    def __iter__(self) -> Iterator[Tuple[Any, ...]]:
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __repr__(self) -> str:
+        return f"QueryResult(columns={self.columns!r}, rows={len(self.rows)})"
+
+    def to_dicts(self) -> List[Dict[str, Any]]:
+        """Each row as a dict keyed by column name."""
+        return [dict(zip(self.columns, row)) for row in self.rows]
+
+    def to_pandas(self) -> Any:
+        """The rows as a pandas DataFrame (needs pandas)."""
+        import pandas  # only when asked: pandas is optional
+
+        return pandas.DataFrame.from_records(self.rows, columns=self.columns)
+
+
+class Snapshot:
+    """One version of a table: immutable, safe to share between threads."""
+
+    def __init__(self, native: Any):
+        self._native = native
+
+    def __repr__(self) -> str:
+        return f"Snapshot(version={self.version}, files={self._native.num_files})"
+
+    @property
+    def version(self) -> int:
+        return self._native.version
+
+    @property
+    def protocol(self) -> Protocol:
+        raw = json.loads(self._native.protocol_json())
+        return Protocol(
+            raw["minReaderVersion"],
+            raw["minWriterVersion"],
+            raw.get("readerFeatures"),
+            raw.get("writerFeatures"),
+            raw,
+        )
+
+    @property
+    def metadata(self) -> Metadata:
+        raw = json.loads(self._native.metadata_json())
+        return Metadata(
+            raw["id"],
+            raw.get("name"),
+            raw.get("description"),
+            list(raw.get("partitionColumns", [])),
+            raw.get("createdTime"),
+            dict(raw.get("configuration", {})),
+            raw["schemaString"],
+            raw,
+        )
+
+    @property
+    def schema(self) -> Dict[str, Any]:
+        """Delta's schema JSON: {"type": "struct", "fields": [...]}."""
+        return json.loads(self.metadata.schema_string)
+
+    @property
+    def num_files(self) -> int:
+        return self._native.num_files
+
+    @property
+    def size_in_bytes(self) -> int:
+        return self._native.size_in_bytes
+
+    def files(self) -> List[Dict[str, Any]]:
+        """The active files: path (URI-encoded, relative to the table),
+        size, partition_values, modification_time, data_change, stats (a
+        dict, or None), deletion_vector (the descriptor, or None), tags."""
+        return [_file_dict(json.loads(text)) for text in self._native.files_json()]
+
+    def txn_version(self, app_id: str) -> Optional[int]:
+        """The latest ``app_version`` committed with ``app_id``, or None."""
+        return self._native.txn_version(app_id)
+
+    @property
+    def app_versions(self) -> Dict[str, int]:
+        return dict(self._native.app_versions)
+
+
+def _file_dict(add: Dict[str, Any]) -> Dict[str, Any]:
+    stats = add.get("stats")
+    return {
+        "path": add["path"],
+        "size": add["size"],
+        "partition_values": add.get("partitionValues", {}),
+        "modification_time": add.get("modificationTime"),
+        "data_change": add.get("dataChange"),
+        "stats": json.loads(stats) if stats else None,
+        "deletion_vector": add.get("deletionVector"),
+        "tags": add.get("tags"),
+    }
+
+
+def _options(
+    mode: Optional[str],
+    storage_options: Optional[Mapping[str, str]],
+    service_url: Optional[str],
+    service_token: Optional[str],
+    catalog_url: Optional[str],
+    catalog_token: Optional[str],
+    extra: Mapping[str, Any],
+) -> Any:
+    options = _deltacommit._TableOptions()
+    options.mode = mode
+    if storage_options is not None:
+        bad = [k for k, v in storage_options.items() if not isinstance(k, str) or not isinstance(v, str)]
+        if bad:
+            raise InvalidArgumentError(
+                f"storage_options: keys and values must be strings ({bad[0]!r})", "InvalidArgument"
+            )
+        options.storage_options = dict(storage_options)
+    options.service_url = service_url or ""
+    options.service_token = service_token or ""
+    options.catalog_url = catalog_url or ""
+    options.catalog_token = catalog_token or ""
+    for key, value in extra.items():
+        if key in ("connect_timeout", "request_timeout"):
+            setattr(options, key + "_ms", int(float(value) * 1000))
+        elif key in (
+            "endpoint_url",
+            "region",
+            "profile",
+            "service_endpoint",
+            "create_dynamodb_table",
+            "catalog_send_credentials",
+            "auto_checkpoint",
+        ):
+            setattr(options, key, value)
+        else:
+            raise TypeError(f"unknown option {key!r}")
+    return options
+
+
+def _predicates(read_predicates: Optional[Iterable[ReadPredicate]]) -> List[Dict[str, List[Optional[str]]]]:
+    out = []
+    for conjunction in read_predicates or []:
+        out.append(
+            {
+                column: [values] if values is None or isinstance(values, str) else list(values)
+                for column, values in conjunction.items()
+            }
+        )
+    return out
+
+
+def _result(outcome: Dict[str, Any], cls: type = CommitResult, **extra: Any) -> Any:
+    if outcome["result"] == "conflict":
+        raise ConflictError(
+            outcome["conflict_message"],
+            outcome["conflict_type"],
+            outcome["winning_version"],
+            outcome["conflict_detail"],
+        )
+    return cls(
+        version=outcome["version"],
+        attempts=outcome["attempts"],
+        rebases=outcome["rebases"],
+        already_committed=outcome["result"] == "already_committed",
+        assigned=outcome["assigned"],
+        merged=outcome["merged"],
+        **extra,
+    )
+
+
+class Table:
+    """A Delta table, opened by URI: a local path or file://, s3:// (s3a://,
+    s3n://), or uc://catalog.schema.table for a catalog-managed table.
+
+    ``mode`` is the commit mode: ``local``, ``s3-conditional``,
+    ``s3-dynamodb``, ``service``, ``coordinated`` or ``unity-catalog``
+    (unset: ``local`` for local tables; for s3:// what ``storage_options``
+    ask, as in delta-rs: ``AWS_S3_LOCKING_PROVIDER=dynamodb`` is
+    ``s3-dynamodb``, else ``s3-conditional``). ``storage_options`` takes
+    delta-rs's names (``AWS_ENDPOINT_URL``, ``AWS_REGION``,
+    ``AWS_S3_LOCKING_PROVIDER``, ``DELTA_DYNAMO_TABLE_NAME``,
+    ``AWS_ALLOW_HTTP``, ...) and Delta Spark's DynamoDB keys.
+
+    Other keyword options: ``endpoint_url``, ``region``, ``profile``,
+    ``service_endpoint``, ``create_dynamodb_table``,
+    ``catalog_send_credentials``, ``auto_checkpoint`` (default True),
+    ``connect_timeout`` and ``request_timeout`` (seconds).
+
+    Opening reads nothing from the table; the first read does. A Table keeps
+    the latest snapshot it read and brings it up to date incrementally, so a
+    long-lived writer never reads a commit twice. It may be shared by
+    threads: every call releases the GIL while it waits on a store.
+    """
+
+    def __init__(
+        self,
+        uri: PathLike,
+        *,
+        mode: Optional[str] = None,
+        storage_options: Optional[Mapping[str, str]] = None,
+        service_url: Optional[str] = None,
+        service_token: Optional[str] = None,
+        catalog_url: Optional[str] = None,
+        catalog_token: Optional[str] = None,
+        **options: Any,
+    ):
+        native_options = _options(
+            mode, storage_options, service_url, service_token, catalog_url, catalog_token, options
+        )
+        self._native = _deltacommit.open_table(os.fspath(uri), native_options)
+
+    @classmethod
+    def open(cls, uri: PathLike, **options: Any) -> "Table":
+        """The same as ``Table(uri, **options)``."""
+        return cls(uri, **options)
+
+    def __repr__(self) -> str:
+        return f"Table({self.uri!r}, mode={self.mode!r})"
+
+    @property
+    def uri(self) -> str:
+        """An absolute path for a local table, else s3://bucket/prefix."""
+        return self._native.uri
+
+    @property
+    def mode(self) -> str:
+        """The commit mode the table was opened with."""
+        return self._native.mode
+
+    # -- reading -----------------------------------------------------------
+
+    def version(self) -> int:
+        """The latest version (brings the held snapshot up to date)."""
+        return self.update().version
+
+    def update(self) -> Snapshot:
+        """Reads the commits after the held version and returns the latest
+        snapshot (delta-rs: ``update_incremental``)."""
+        return Snapshot(self._native.update())
+
+    def snapshot(self, version: Optional[int] = None) -> Snapshot:
+        """The latest snapshot, or the one at ``version`` (time travel)."""
+        return Snapshot(self._native.snapshot(version))
+
+    def history(self, limit: Optional[int] = None) -> List[Dict[str, Any]]:
+        """The commits, newest first: each commitInfo as a dict with its
+        ``version`` (as delta-rs's ``history``), at most ``limit``."""
+        if limit is not None and limit < 1:
+            raise InvalidArgumentError(f"limit {limit} must be at least 1", "InvalidArgument")
+        out = []
+        for entry in self._native.history(limit or 0):
+            info = json.loads(entry["commit_info_json"]) if entry["commit_info_json"] else {}
+            info["version"] = entry["version"]
+            out.append(info)
+        return out
+
+    def check(self) -> CheckReport:
+        """Validates the log: contiguous versions, every commit readable,
+        the protocol supported. Defects are ``problems`` in the report."""
+        r = self._native.check()
+        snapshot = Snapshot(r["snapshot"]) if r["snapshot"] is not None else None
+        return CheckReport(
+            r["first_version"],
+            r["latest_version"],
+            r["commits_checked"],
+            r["unrecognized_files"],
+            list(r["problems"]),
+            snapshot,
+        )
+
+    def query(self, sql: str, *, version: Optional[int] = None) -> QueryResult:
+        """Runs ``sql`` (DuckDB's dialect) over the active files, seen as a
+        view named ``t``. ``.to_pandas()`` on the result gives a DataFrame."""
+        columns, types, rows = self._native.query(sql, version, True)
+        return QueryResult(list(columns), list(types), [_row_values(cells[0]) for cells in rows])
+
+    # -- writing -----------------------------------------------------------
+
+    def commit(
+        self,
+        actions: Union[str, Iterable[ActionDict]],
+        *,
+        operation: str = "WRITE",
+        isolation: str = "WriteSerializable",
+        app_id: Optional[str] = None,
+        app_version: Optional[int] = None,
+        read_predicates: Optional[Iterable[ReadPredicate]] = None,
+        read_whole_table: bool = False,
+        read_version: Optional[int] = None,
+        max_attempts: Optional[int] = None,
+    ) -> CommitResult:
+        """Commits ``actions`` as one transaction; commitInfo is written for you.
+
+        ``actions`` are Delta actions as dicts (``{"add": {...}}``,
+        ``{"remove": {...}}``, ``{"txn": ...}``, ``{"metaData": ...}``, ...)
+        or their JSON lines. A concurrent commit is rebased over when Delta's
+        rules allow, else :class:`~deltacommit.errors.ConflictError` is
+        raised. ``read_predicates`` (partition values, e.g.
+        ``[{"region": "eu"}]``) and ``read_whole_table`` say what the actions
+        depend on; removed files always count as read. With ``app_id`` and
+        ``app_version`` a retry is recognised (``already_committed``).
+        """
+        if isinstance(actions, str):
+            text = actions
+        else:
+            text = "".join(json.dumps(a, separators=(",", ":")) + "\n" for a in actions)
+        outcome = self._native.commit(
+            text,
+            operation,
+            isolation,
+            app_id,
+            app_version,
+            _predicates(read_predicates),
+            read_whole_table,
+            max_attempts,
+            read_version,
+        )
+        return _result(outcome)
+
+    def append(
+        self,
+        data: Union[PathLike, Sequence[PathLike], Any],
+        *,
+        partition_by: Optional[Sequence[str]] = None,
+        format: Optional[str] = None,
+        app_id: Optional[str] = None,
+        app_version: Optional[int] = None,
+        max_attempts: Optional[int] = None,
+        memory_limit: str = "1GB",
+    ) -> AppendResult:
+        """Appends rows: CSV, JSON-lines or Parquet files (a path or a list),
+        or a pandas DataFrame. They are converted to Parquet data files that
+        match the table's schema (partitioned as the table is, with
+        statistics) and committed as one blind append. ``partition_by``, if
+        given, must be the table's partition columns. Data files of an append
+        that did not commit are removed."""
+        if partition_by is not None:
+            table_columns = self.update().metadata.partition_columns
+            if list(partition_by) != table_columns:
+                raise InvalidArgumentError(
+                    f"partition_by {list(partition_by)} differs from the table's partition "
+                    f"columns {table_columns}",
+                    "InvalidArgument",
+                )
+        with tempfile.TemporaryDirectory(prefix="deltacommit-append-") as staging:
+            inputs = _append_inputs(data, format, staging)
+            outcome = self._native.append(inputs, app_id, app_version, max_attempts, memory_limit)
+        files = [_file_dict(json.loads(text)) for text in outcome["adds_json"]]
+        return _result(outcome, AppendResult, rows=outcome["rows"], files=files)
+
+    def checkpoint(self, version: Optional[int] = None) -> CheckpointInfo:
+        """Writes a checkpoint of the latest version (or ``version``), then
+        ``_last_checkpoint``."""
+        i = self._native.checkpoint(version)
+        return CheckpointInfo(
+            i["version"], i["size"], i["size_in_bytes"], i["num_of_add_files"], i["parts"], i["key"]
+        )
+
+
+def _append_inputs(data: Any, format: Optional[str], staging: str) -> List[Tuple[str, str]]:
+    if isinstance(data, (str, os.PathLike)):
+        return [(os.fspath(data), format or "")]
+    if _is_dataframe(data):
+        # A DataFrame becomes JSON lines (ISO dates, nulls kept) in a
+        # private directory; the schema's types are applied on conversion.
+        path = os.path.join(staging, "dataframe.json")
+        data.to_json(path, orient="records", lines=True, date_format="iso", date_unit="us")
+        return [(path, "json")]
+    if isinstance(data, Sequence) and not isinstance(data, (bytes, bytearray)):
+        paths = list(data)
+        if not paths:
+            raise InvalidArgumentError("append: no files given", "InvalidArgument")
+        for p in paths:
+            if not isinstance(p, (str, os.PathLike)):
+                raise TypeError(f"append: {p!r} is not a path")
+        return [(os.fspath(p), format or "") for p in paths]
+    raise TypeError(
+        f"append takes a path, a list of paths or a pandas DataFrame, not {type(data).__name__}"
+    )
+
+
+def _is_dataframe(data: Any) -> bool:
+    t = type(data)
+    return t.__name__ == "DataFrame" and t.__module__.split(".")[0] == "pandas"
+
+
+class _Pairs(list):
+    """A JSON object as its (key, value) pairs, in order, duplicates kept."""
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, _Pairs):
+        return {k: _plain(v) for k, v in value}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _row_values(text: Optional[str]) -> Tuple[Any, ...]:
+    # Pairs, not a dict: a query may name two columns alike.
+    pairs = json.loads(text or "{}", object_pairs_hook=_Pairs)
+    return tuple(_plain(v) for _, v in pairs)
+
+
+def create(
+    uri: PathLike,
+    schema: Union[str, Mapping[str, Any]],
+    partition_by: Optional[Sequence[str]] = None,
+    properties: Optional[Mapping[str, str]] = None,
+    *,
+    name: Optional[str] = None,
+    description: Optional[str] = None,
+    **options: Any,
+) -> Table:
+    """Creates a table (writes version 0) and returns it opened.
+
+    ``schema`` is Delta's schema JSON (a dict or its text) or the compact
+    ``"id:long not null,region:string,amount:decimal(10,2)"``;
+    ``properties`` are table properties (``delta.checkpointInterval``,
+    ``delta.feature.X=supported``, ...). ``options`` are those of
+    :class:`Table`. Raises AlreadyExistsError when the table has a log.
+    """
+    table = Table(uri, **options)
+    spec = _deltacommit._NewTable()
+    spec.schema = schema if isinstance(schema, str) else json.dumps(schema)
+    spec.partition_columns = list(partition_by or [])
+    spec.configuration = dict(properties or {})
+    spec.name = name
+    spec.description = description
+    _result(table._native.create(spec))
+    return table

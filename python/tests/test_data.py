@@ -1,0 +1,76 @@
+"""append and query: files, a pandas DataFrame, and the rows read back."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import deltacommit
+
+
+def write(path, text):
+    path.write_text(text)
+    return path
+
+
+def test_append_files_then_query_gives_their_figures(tables, tmp_path):
+    table = tables.new("id:long,region:string,amount:double", ["region"])
+    csv = write(tmp_path / "rows.csv", "id,region,amount\n1,eu,9.5\n2,us,3.0\n3,eu,1.25\n")
+    jsonl = write(tmp_path / "more.json", '{"id":4,"region":"ap","amount":7}\n')
+    first = table.append(csv)
+    assert (first.version, first.rows) == (1, 3)
+    assert sorted(f["partition_values"]["region"] for f in first.files) == ["eu", "us"]
+    assert all(f["stats"]["numRecords"] >= 1 for f in first.files)
+    second = table.append([jsonl], partition_by=["region"], app_id="loader", app_version=1)
+    assert (second.version, second.rows) == (2, 1)
+    result = table.query(
+        "SELECT region, count(*) AS n, sum(amount) AS total FROM t GROUP BY region ORDER BY region")
+    assert result.columns == ["region", "n", "total"]
+    assert result.rows == [("ap", 1, 7.0), ("eu", 2, 10.75), ("us", 1, 3.0)]
+    assert table.query("SELECT count(*) AS n FROM t", version=1).rows == [(3,)]
+
+
+def test_a_dataframe_is_appended_and_read_back_as_one(local_tables):
+    pandas = pytest.importorskip("pandas")
+    table = local_tables.new("id:long,name:string,price:double,day:date")
+    frame = pandas.DataFrame({
+        "id": [1, 2, 3],
+        "name": ["a", None, "c"],
+        "price": [1.5, 2.25, None],
+        "day": pandas.to_datetime(["2026-01-02", "2026-02-03", "2026-03-04"]).date,
+    })
+    result = table.append(frame)
+    assert result.rows == 3
+    back = table.query("SELECT id, name, price, CAST(day AS VARCHAR) AS day FROM t ORDER BY id")
+    assert back.rows == [(1, "a", 1.5, "2026-01-02"), (2, None, 2.25, "2026-02-03"),
+                         (3, "c", None, "2026-03-04")]
+    df = back.to_pandas()
+    assert list(df.columns) == ["id", "name", "price", "day"]
+    assert df["id"].tolist() == [1, 2, 3]
+
+
+def test_query_rows_keep_duplicate_names_and_nested_values(local_tables, tmp_path):
+    table = local_tables.new("id:long")
+    table.append(write(tmp_path / "r.json", '{"id":1}\n'))
+    result = table.query("SELECT id, id, {'k': [1, 2]} AS s FROM t")
+    assert result.columns == ["id", "id", "s"]
+    assert result.rows == [(1, 1, {"k": [1, 2]})]
+    assert result.to_dicts() == [{"id": 1, "s": {"k": [1, 2]}}]
+
+
+def test_a_wrong_partition_by_commits_nothing(local_tables, tmp_path):
+    table = local_tables.new("id:long,region:string", ["region"])
+    rows = write(tmp_path / "r.csv", "id,region\n1,eu\n")
+    with pytest.raises(deltacommit.InvalidArgumentError, match="partition_by"):
+        table.append(rows, partition_by=["id"])
+    assert table.version() == 0
+
+
+def test_appending_no_rows_commits_nothing(local_tables, tmp_path):
+    table = local_tables.new("id:long")
+    with pytest.raises(deltacommit.InvalidArgumentError, match="is empty"):
+        table.append(write(tmp_path / "empty.json", ""))
+    assert table.version() == 0
+    with pytest.raises(TypeError, match="append takes"):
+        table.append(42)
