@@ -13,66 +13,10 @@ and its subclasses. docs/python.md in the repository has every call by
 example.
 """
 
-from . import errors
-from .errors import (
-    AlreadyExistsError,
-    ConflictError,
-    CredentialsError,
-    DataLossError,
-    DeltaCommitWarning,
-    Error,
-    FailedPreconditionError,
-    InternalError,
-    InvalidArgumentError,
-    NotFoundError,
-    PermissionDeniedError,
-    ResourceExhaustedError,
-    UnauthenticatedError,
-    UnavailableError,
-    UnknownOutcomeError,
-    UnsupportedError,
-)
-from .table import (
-    AppendResult,
-    CheckpointInfo,
-    CheckReport,
-    CommitResult,
-    Metadata,
-    Protocol,
-    QueryResult,
-    Snapshot,
-    Table,
-    create,
-)
+from . import errors, table
+from .errors import *  # noqa: F401,F403 (the names of errors.__all__)
+from .table import *  # noqa: F401,F403 (the names of table.__all__)
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "Table",
-    "Snapshot",
-    "Protocol",
-    "Metadata",
-    "CommitResult",
-    "AppendResult",
-    "CheckpointInfo",
-    "CheckReport",
-    "QueryResult",
-    "create",
-    "errors",
-    "Error",
-    "InvalidArgumentError",
-    "NotFoundError",
-    "AlreadyExistsError",
-    "FailedPreconditionError",
-    "CredentialsError",
-    "PermissionDeniedError",
-    "UnauthenticatedError",
-    "UnsupportedError",
-    "DataLossError",
-    "UnavailableError",
-    "ResourceExhaustedError",
-    "UnknownOutcomeError",
-    "InternalError",
-    "ConflictError",
-    "DeltaCommitWarning",
-]
+__all__ = [*table.__all__, "errors", *errors.__all__]
