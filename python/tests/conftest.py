@@ -97,7 +97,7 @@ def serve_config(local_root: pathlib.Path) -> str:
             '[state]\nkind = "sqlite"\npath = "state.sqlite"\n'
             f'[local]\nroots = ["{local_root}"]\n' + s3 +
             f'[[token]]\nname = "python"\nsha256 = "{hashlib.sha256(SERVICE_TOKEN.encode()).hexdigest()}"\n'
-            f'tables = [{tables}]\nactions = ["commit", "read"]\n')
+            f'tables = [{tables}]\ncatalogs = ["*"]\nactions = ["manage", "commit", "read"]\n')
 
 
 @pytest.fixture(scope="session")
