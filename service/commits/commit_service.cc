@@ -1,5 +1,6 @@
 #include "service/commits/commit_service.h"
 
+#include <algorithm>
 #include <chrono>
 #include <mutex>
 #include <utility>
@@ -291,7 +292,11 @@ StatusOr<PendingCommitList> CommitService::PendingCommits(const std::string& tab
           StateStoreFailure(observer_, "ListFrom", pending.status()).status.message());
     }
   }
+  // The listing is read after the latest version: a commit ratified in
+  // between (by this instance or another) is listed, and the latest version
+  // must not be below it (readers require it).
   for (CommitRecord& record : *pending) {
+    list.latest = std::max(list.latest, record.version);
     if (record.version >= start) list.commits.push_back(std::move(record));
   }
   return list;

@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include "deltacommit/testing/fake_clock.h"
 #include "service/commits/commit_service_fixture.h"
 
@@ -171,6 +173,28 @@ TEST_F(CoordinatedTest, PendingCommitsFromStartAboveAFullPageOfOlderOnes) {
   EXPECT_THAT(PendingVersions(5), ElementsAre(5));
   EXPECT_THAT(PendingVersions(6), ElementsAre());
   EXPECT_THAT(PendingVersions(1), ElementsAre(1));  // within the first page
+}
+
+// Another instance ratifies a commit between the listing's read of the
+// latest version and its read of the unpublished commits: the answer's
+// latest version covers the commit it lists (a client refuses a listing
+// whose commits lie beyond its latest version).
+TEST_F(CoordinatedTest, ACommitRatifiedWhileListingRaisesTheLatestVersion) {
+  service().publisher().Stop();
+  ASSERT_TRUE(CommitStaged(0, PutStaged(0, CommitActionsAt(0, "0"))).ok());
+  const auto frozen = state_->FreezeNthCall(testing::StateStoreOp::kUnpublished, 1);
+  StatusOr<PendingCommitList> listed = InternalError("not listed");
+  std::thread lister([&] { listed = service().PendingCommits(table_, 0); });
+  const bool listing = state_->WaitUntilFrozen(frozen);
+  // The other instance's commit, while the listing waits.
+  const bool ratified = CommitStaged(1, PutStaged(1, CommitActionsAt(1, "1"))).ok();
+  state_->Release(frozen);
+  lister.join();
+  ASSERT_TRUE(listing && ratified);
+  ASSERT_TRUE(listed.ok()) << listed.status().ToString();
+  ASSERT_EQ(listed->commits.size(), 2u);
+  EXPECT_EQ(listed->commits.back().version, 1);
+  EXPECT_EQ(listed->latest, 1);
 }
 
 TEST_F(CoordinatedTest, PendingCommitsListsRatifiedUnpublishedCommitsFromStart) {

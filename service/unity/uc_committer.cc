@@ -189,16 +189,11 @@ std::optional<UcError> UcCommitter::Backfilled(const UcCommitTarget& target,
 }
 
 StatusOr<UcPendingCommits> UcCommitter::Pending(const std::string& table) const {
+  // PendingCommits answers a latest version never below a commit listed.
   DC_ASSIGN_OR_RETURN(PendingCommitList pending, deps_.commits->PendingCommits(table, 0));
   UcPendingCommits answer;
-  // The listing is read after the latest version: a commit ratified in
-  // between is in it, and the latest version is never below a commit
-  // listed (readers require it).
   answer.latest_version = std::max<Version>(pending.latest, 0);
-  for (const CommitRecord& record : pending.commits) {
-    answer.commits.push_back(InfoOf(record));
-    answer.latest_version = std::max(answer.latest_version, record.version);
-  }
+  for (const CommitRecord& record : pending.commits) answer.commits.push_back(InfoOf(record));
   return answer;
 }
 
