@@ -125,3 +125,19 @@ def test_credentials_and_endpoint_as_delta_rs_storage_options(local_root, monkey
                                   "modificationTime": 1, "dataChange": True}}]).version == 1
     with pytest.raises(deltacommit.InvalidArgumentError, match="aws_secret_access_key is missing"):
         deltacommit.Table(uri, storage_options={"AWS_ACCESS_KEY_ID": "x"})
+
+
+def test_expired_credentials_are_a_credentials_error_saying_so(local_root, monkeypatch):
+    from conftest import new_uri, require
+
+    require("AWS_ENDPOINT_URL_S3", "DELTACOMMIT_TEST_BUCKET", "AWS_ACCESS_KEY_ID")
+    uri = new_uri("s3-conditional", local_root)
+    monkeypatch.setenv("AWS_CREDENTIAL_EXPIRATION", "2020-01-01T00:00:00Z")
+    with pytest.raises(deltacommit.UnauthenticatedError) as raised:
+        deltacommit.create(uri, "id:long")
+    assert isinstance(raised.value, deltacommit.CredentialsError)
+    assert "expired at 2020-01-01T00:00:00Z" in str(raised.value)
+    assert "refresh them" in str(raised.value)
+    monkeypatch.delenv("AWS_CREDENTIAL_EXPIRATION")
+    with pytest.raises(deltacommit.NotFoundError):
+        deltacommit.Table(uri).version()  # nothing was written
