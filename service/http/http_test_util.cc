@@ -7,28 +7,21 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <cctype>
 #include <string>
 #include <thread>
+
+#include "deltacommit/core/ascii.h"
 
 namespace deltacommit::http::testing {
 namespace {
 
 using SteadyClock = std::chrono::steady_clock;
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string RawResponse::Header(std::string_view name) const {
   for (const auto& [key, value] : headers) {
-    if (key == Lower(name)) return value;
+    if (key == AsciiLower(name)) return value;
   }
   return "";
 }
@@ -115,7 +108,7 @@ std::optional<RawResponse> RawConnection::ReadResponse(
     if (colon == std::string_view::npos) continue;
     std::string_view value = line.substr(colon + 1);
     while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
-    response.headers.emplace_back(Lower(line.substr(0, colon)), value);
+    response.headers.emplace_back(AsciiLower(line.substr(0, colon)), value);
   }
   std::string length = response.Header("content-length");
   size_t body_size = length.empty() ? 0 : std::stoul(length);

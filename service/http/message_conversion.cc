@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "deltacommit/core/ascii.h"
 #include "deltacommit/log_path.h"
 #include "service/http/url_codec.h"
 
@@ -13,14 +14,6 @@ namespace deltacommit::http {
 namespace {
 
 namespace beast_http = boost::beast::http;
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return out;
-}
 
 // RFC 9110 token characters.
 bool IsToken(std::string_view s) {
@@ -85,7 +78,7 @@ StatusOr<std::vector<std::string>> TransferCodings(const BeastRequest& header) {
             "malformed Transfer-Encoding: an element is not a transfer coding "
             "name");
       }
-      if (!element.empty()) codings.push_back(Lower(element));
+      if (!element.empty()) codings.push_back(AsciiLower(element));
       if (comma == std::string_view::npos) break;
       rest.remove_prefix(comma + 1);
     }
@@ -177,7 +170,7 @@ StatusOr<Request> ToRequest(BeastRequest& message) {
   request.path = std::string(split.path);
   DC_ASSIGN_OR_RETURN(request.query, ParseQuery(split.query));
   for (const auto& field : message) {
-    request.headers.emplace_back(Lower(field.name_string()),
+    request.headers.emplace_back(AsciiLower(field.name_string()),
                                  std::string(field.value()));
   }
   request.body = std::move(message.body());

@@ -14,4 +14,10 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
          std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return Lower(x) == Lower(y); });
 }
 
+std::string AsciiLower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), Lower);
+  return out;
+}
+
 }  // namespace deltacommit

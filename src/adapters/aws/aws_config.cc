@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "deltacommit/aws/credentials_internal.h"
+#include "deltacommit/core/ascii.h"
 
 namespace deltacommit::aws {
 namespace {
@@ -15,14 +16,6 @@ struct Found {
   std::string value;
   std::string source;
 };
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
 
 bool IsAlnum(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
@@ -71,7 +64,7 @@ std::optional<Found> FromEnv(const EnvLookup& env, const std::string& name) {
 }
 
 StatusOr<bool> ParseBool(const Found& f) {
-  std::string v = Lower(f.value);
+  std::string v = AsciiLower(f.value);
   if (v == "true" || v == "1") return true;
   if (v == "false" || v == "0") return false;
   return InvalidArgumentError(f.source + "=\"" + f.value + "\" is not a boolean (true or false)");
@@ -134,7 +127,7 @@ bool ValidPort(std::string_view port) {
 // scheme://host[:port][/path] -> lower-case scheme and host, no trailing '/'.
 StatusOr<std::string> NormalizeEndpoint(const Found& f) {
   size_t sep = f.value.find("://");
-  std::string scheme = Lower(f.value.substr(0, sep));
+  std::string scheme = AsciiLower(f.value.substr(0, sep));
   if (sep == std::string::npos || (scheme != "https" && scheme != "http")) {
     return BadEndpoint(f, "must be an https:// (or http://) URL");
   }
@@ -161,7 +154,7 @@ StatusOr<std::string> NormalizeEndpoint(const Found& f) {
     return BadEndpoint(f, "has an invalid port (1-65535)");
   }
   while (!path.empty() && path.back() == '/') path.pop_back();
-  return scheme + "://" + Lower(authority) + path;
+  return scheme + "://" + AsciiLower(authority) + path;
 }
 
 std::string DefaultEndpoint(std::string_view service, const std::string& region) {
@@ -209,7 +202,7 @@ StatusOr<bool> ResolveAllowHttp(const AwsConfigOverrides& overrides, const EnvLo
 
 // "path" -> true, "virtual" -> false, "auto" -> nullopt.
 StatusOr<std::optional<bool>> ParseAddressingStyle(const Found& f) {
-  std::string v = Lower(f.value);
+  std::string v = AsciiLower(f.value);
   if (v == "path") return std::optional<bool>(true);
   if (v == "virtual") return std::optional<bool>(false);
   if (v == "auto") return std::optional<bool>();
@@ -365,7 +358,7 @@ Status ValidateKeyPrefix(std::string_view prefix, std::string_view uri) {
 
 StatusOr<S3Location> ParseS3Uri(std::string_view uri) {
   size_t sep = uri.find("://");
-  std::string scheme = Lower(uri.substr(0, sep));
+  std::string scheme = AsciiLower(uri.substr(0, sep));
   if (sep == std::string_view::npos || (scheme != "s3" && scheme != "s3a" && scheme != "s3n")) {
     return InvalidArgumentError("\"" + std::string(uri) +
                                 "\" is not an S3 URI (s3://bucket/path; s3a:// and s3n:// "

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "deltacommit/aws/credentials_internal.h"
+#include "deltacommit/core/ascii.h"
 
 namespace deltacommit::aws::internal {
 namespace {
@@ -23,14 +24,6 @@ std::string_view Trim(std::string_view s) {
   while (!s.empty() && IsBlank(s.front())) s.remove_prefix(1);
   while (!s.empty() && (IsBlank(s.back()) || s.back() == '\r')) s.remove_suffix(1);
   return s;
-}
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
 }
 
 // Cuts a trailing comment. In property lines a comment must follow
@@ -76,7 +69,7 @@ StatusOr<KeyValue> ParseProperty(std::string_view line, const std::string& where
   }
   std::string_view key = Trim(text.substr(0, eq));
   if (key.empty()) return InvalidArgumentError(where + ": property without a name");
-  return KeyValue{Lower(key), std::string(Trim(text.substr(eq + 1)))};
+  return KeyValue{AsciiLower(key), std::string(Trim(text.substr(eq + 1)))};
 }
 
 class IniParser {

@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "deltacommit/aws/http.h"
+#include "deltacommit/core/ascii.h"
 
 static_assert(LIBCURL_VERSION_NUM >= 0x075500,
               "needs libcurl >= 7.85 (PREREQFUNCTION, PROTOCOLS_STR)");
@@ -60,13 +61,6 @@ std::string HttpResponse::Header(std::string_view name) const {
 
 namespace {
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
     s.remove_prefix(1);
@@ -79,7 +73,7 @@ std::string_view Trim(std::string_view s) {
 
 bool HasHeader(const HttpHeaders& headers, std::string_view lower_name) {
   return std::any_of(headers.begin(), headers.end(), [&](const auto& h) {
-    return Lower(h.first) == lower_name;
+    return AsciiLower(h.first) == lower_name;
   });
 }
 
@@ -101,7 +95,7 @@ std::string Redact(std::string_view url, bool with_path) {
   bool has_port =
       !authority.empty() && authority.back() != ']' &&
       authority.find(':', authority.rfind(']') + 1) != std::string_view::npos;
-  if (!has_port) out += Lower(scheme) == "https" ? ":443" : ":80";
+  if (!has_port) out += AsciiLower(scheme) == "https" ? ":443" : ":80";
   if (with_path) out = std::string(scheme) + "://" + out + std::string(path);
   return out;
 }
@@ -213,7 +207,7 @@ size_t OnHeader(char* data, size_t size, size_t count, void* user) {
   if (line.starts_with("HTTP/")) {
     response.headers.clear();
   } else if (size_t colon = line.find(':'); colon != std::string_view::npos) {
-    response.headers.emplace_back(Lower(Trim(line.substr(0, colon))),
+    response.headers.emplace_back(AsciiLower(Trim(line.substr(0, colon))),
                                   std::string(Trim(line.substr(colon + 1))));
   }
   return size * count;
@@ -262,7 +256,7 @@ Status ValidateRequest(const HttpRequest& request) {
       // Only the name: the value may be a credential.
       return InvalidArgumentError("malformed HTTP header '" + name + "'");
     }
-    if (Lower(name) == "content-length" &&
+    if (AsciiLower(name) == "content-length" &&
         value != std::to_string(request.body.size())) {
       return InvalidArgumentError("Content-Length " + value +
                                   " does not match the body");

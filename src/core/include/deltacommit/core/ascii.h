@@ -5,11 +5,15 @@
 // Thread-safety: pure functions.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 namespace deltacommit {
 
 // True when `a` and `b` differ at most in the case of ASCII letters.
 bool EqualsIgnoreCase(std::string_view a, std::string_view b);
+
+// `s` with its ASCII letters in lower case (HTTP header names, config keys).
+std::string AsciiLower(std::string_view s);
 
 }  // namespace deltacommit
