@@ -84,4 +84,12 @@ Status ValidateEntry(const StagingTableEntry& entry) {
   return NonNegative("staging table created_at", entry.created_at_ms);
 }
 
+Status EntryExistsError(std::string_view what, std::string_view name) {
+  return AlreadyExistsError(std::string(what) + " " + QuoteForMessage(name) + " already exists");
+}
+
+Status EntryMissingError(std::string_view what, std::string_view name) {
+  return NotFoundError(std::string(what) + " " + QuoteForMessage(name) + " does not exist");
+}
+
 }  // namespace deltacommit::service

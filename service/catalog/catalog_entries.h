@@ -105,4 +105,9 @@ Status ValidateEntry(const SchemaEntry& entry);
 Status ValidateEntry(const TableEntry& entry);
 Status ValidateEntry(const StagingTableEntry& entry);
 
+// The errors every CatalogStore answers for a name that is taken or absent:
+// `what` is the kind of entry ("catalog", "schema", "table").
+Status EntryExistsError(std::string_view what, std::string_view name);
+Status EntryMissingError(std::string_view what, std::string_view name);
+
 }  // namespace deltacommit::service

@@ -84,14 +84,6 @@ AttributeValue Text(std::string text) { return AttributeValue::String(std::move(
 // Conditions on the item as a whole: "#k" is the hash key, always present.
 Expression IfAbsent() { return {"attribute_not_exists(#k)", {{"#k", kTableUriAttribute}}}; }
 
-Status Taken(std::string_view what, std::string_view name) {
-  return AlreadyExistsError(std::string(what) + " " + QuoteForMessage(name) + " already exists");
-}
-
-Status Missing(std::string_view what, std::string_view name) {
-  return NotFoundError(std::string(what) + " " + QuoteForMessage(name) + " does not exist");
-}
-
 std::string SchemaName(const std::string& catalog, const std::string& schema) {
   return catalog + "." + schema;
 }
@@ -378,14 +370,14 @@ Status DynamoDbCatalogStore::CreateCatalog(const CatalogEntry& catalog) {
   DC_RETURN_IF_ERROR(ValidateEntry(catalog));
   // Refused early, so a taken name does not touch the directory.
   DC_ASSIGN_OR_RETURN(std::optional<CatalogItem> existing, ReadCatalog(catalog.name));
-  if (existing) return Taken("catalog", catalog.name);
+  if (existing) return EntryExistsError("catalog", catalog.name);
   DC_RETURN_IF_ERROR(ListInDirectory(catalog));
   Item item = KeyOf(CatalogKey(catalog.name));
   item[kEntry] = Text(EncodeEntry(catalog));
   item[kSchemas] = AttributeValue::Map({});
   item[kTables] = AttributeValue::Map({});
   Status put = client_.PutItem({dynamodb_table_, std::move(item), IfAbsent()});
-  if (put.IsAlreadyExists()) return Taken("catalog", catalog.name);
+  if (put.IsAlreadyExists()) return EntryExistsError("catalog", catalog.name);
   return Settle(put, [&]() -> StatusOr<bool> {
     DC_ASSIGN_OR_RETURN(std::optional<CatalogItem> stored, ReadCatalog(catalog.name));
     return stored && stored->entry.id == catalog.id;
@@ -417,7 +409,7 @@ Status DynamoDbCatalogStore::DeleteCatalog(const std::string& name) {
   const std::string key = CatalogKey(name);
   for (int attempt = 0; attempt < kMaxAttempts; ++attempt) {
     DC_ASSIGN_OR_RETURN(std::optional<CatalogItem> catalog, ReadCatalog(name));
-    if (!catalog) return Missing("catalog", name);
+    if (!catalog) return EntryMissingError("catalog", name);
     if (!catalog->schemas.empty()) {
       return FailedPreconditionError("catalog " + QuoteForMessage(name) + " still has schema " +
                                      QuoteForMessage(catalog->schemas.begin()->first) +
@@ -464,8 +456,8 @@ Status DynamoDbCatalogStore::CreateSchema(const SchemaEntry& schema) {
   Status written = client_.UpdateItem(request);
   if (written.IsAlreadyExists()) {
     DC_ASSIGN_OR_RETURN(std::optional<CatalogItem> catalog, ReadCatalog(schema.catalog));
-    if (!catalog) return Missing("catalog", schema.catalog);
-    return Taken("schema", SchemaName(schema.catalog, schema.name));
+    if (!catalog) return EntryMissingError("catalog", schema.catalog);
+    return EntryExistsError("schema", SchemaName(schema.catalog, schema.name));
   }
   return Settle(written, [&]() -> StatusOr<bool> {
     DC_ASSIGN_OR_RETURN(std::optional<CatalogItem> catalog, ReadCatalog(schema.catalog));
@@ -489,7 +481,7 @@ StatusOr<std::optional<SchemaEntry>> DynamoDbCatalogStore::GetSchema(const std::
 
 StatusOr<std::vector<SchemaEntry>> DynamoDbCatalogStore::ListSchemas(const std::string& catalog) {
   DC_ASSIGN_OR_RETURN(std::optional<CatalogItem> item, ReadCatalog(catalog));
-  if (!item) return Missing("catalog", catalog);
+  if (!item) return EntryMissingError("catalog", catalog);
   std::vector<SchemaEntry> schemas;
   for (const auto& [name, json] : item->schemas) {  // ascending by name
     DC_ASSIGN_OR_RETURN(
@@ -517,7 +509,7 @@ Status DynamoDbCatalogStore::DeleteSchema(const std::string& catalog, const std:
       });
     }
     DC_ASSIGN_OR_RETURN(std::optional<CatalogItem> item, ReadCatalog(catalog));
-    if (!item || !item->schemas.contains(name)) return Missing("schema", SchemaName(catalog, name));
+    if (!item || !item->schemas.contains(name)) return EntryMissingError("schema", SchemaName(catalog, name));
     const std::map<std::string, std::string>& tables = item->tables[name];
     if (!tables.empty()) {
       return FailedPreconditionError("schema " + QuoteForMessage(SchemaName(catalog, name)) +
@@ -618,13 +610,13 @@ Status DynamoDbCatalogStore::CreateStagingTable(const StagingTableEntry& staging
   DC_RETURN_IF_ERROR(ValidateEntry(staging));
   DC_ASSIGN_OR_RETURN(std::optional<CatalogItem> catalog, ReadCatalog(staging.catalog));
   if (!catalog || !catalog->schemas.contains(staging.schema))
-    return Missing("schema", SchemaName(staging.catalog, staging.schema));
+    return EntryMissingError("schema", SchemaName(staging.catalog, staging.schema));
   DC_ASSIGN_OR_RETURN(std::optional<StagingItem> same_id, ReadStaging(staging.table_id));
-  if (same_id) return Taken("table id", staging.table_id);
+  if (same_id) return EntryExistsError("table id", staging.table_id);
   DC_ASSIGN_OR_RETURN(std::optional<TableItem> table, ReadTableItem(staging.table_id));
   if (table) {
     DC_ASSIGN_OR_RETURN(std::optional<std::string> live, LiveName(*table));
-    if (live) return Taken("table id", staging.table_id);
+    if (live) return EntryExistsError("table id", staging.table_id);
   }
   DC_ASSIGN_OR_RETURN(std::optional<Status> conflict,
                       LocationConflict(staging.location, staging.table_id));
@@ -637,7 +629,7 @@ Status DynamoDbCatalogStore::CreateStagingTable(const StagingTableEntry& staging
   item[kEntry] = Text(json);
   item[kFinalized] = AttributeValue::Bool(staging.finalized);
   Status put = client_.PutItem({dynamodb_table_, std::move(item), IfAbsent()});
-  if (put.IsAlreadyExists()) return Taken("table id", staging.table_id);
+  if (put.IsAlreadyExists()) return EntryExistsError("table id", staging.table_id);
   DC_RETURN_IF_ERROR(Settle(put, [&]() -> StatusOr<bool> {
     DC_ASSIGN_OR_RETURN(std::optional<StagingItem> stored, ReadStaging(staging.table_id));
     return stored && stored->entry_json == json;
@@ -681,19 +673,19 @@ Status DynamoDbCatalogStore::CheckCreateTable(const TableEntry& table,
   const TableName& name = table.name;
   DC_ASSIGN_OR_RETURN(std::optional<CatalogItem> catalog, ReadCatalog(name.catalog));
   if (!catalog || !catalog->schemas.contains(name.schema))
-    return Missing("schema", SchemaName(name.catalog, name.schema));
-  if (catalog->TableId(name.schema, name.name)) return Taken("table", name.FullName());
+    return EntryMissingError("schema", SchemaName(name.catalog, name.schema));
+  if (catalog->TableId(name.schema, name.name)) return EntryExistsError("table", name.FullName());
   DC_ASSIGN_OR_RETURN(orphan, ReadTableItem(table.table_id));
   if (orphan) {
     DC_ASSIGN_OR_RETURN(std::optional<std::string> live, LiveName(*orphan));
-    if (live) return Taken("table id", table.table_id);
+    if (live) return EntryExistsError("table id", table.table_id);
   }
   DC_ASSIGN_OR_RETURN(std::optional<Status> conflict,
                       LocationConflict(table.storage_location, table.table_id));
   if (conflict) return *conflict;
   if (!staging_id) return OkStatus();
   DC_ASSIGN_OR_RETURN(staging, ReadStaging(*staging_id));
-  if (!staging) return Missing("staging table", *staging_id);
+  if (!staging) return EntryMissingError("staging table", *staging_id);
   if (staging->entry.finalized) {
     return FailedPreconditionError("staging table " + QuoteForMessage(*staging_id) +
                                    " was made a table already");
@@ -718,7 +710,7 @@ Status DynamoDbCatalogStore::Finalize(const StagingItem& staging, const std::str
   Status written = client_.UpdateItem(request);
   if (written.IsAlreadyExists()) {
     DC_ASSIGN_OR_RETURN(std::optional<StagingItem> now, ReadStaging(staging.entry.table_id));
-    if (!now) return Missing("staging table", staging.entry.table_id);
+    if (!now) return EntryMissingError("staging table", staging.entry.table_id);
     return FailedPreconditionError("staging table " + QuoteForMessage(staging.entry.table_id) +
                                    " was made a table already");
   }
@@ -747,7 +739,7 @@ Status DynamoDbCatalogStore::PutTableItem(const TableEntry& table,
       orphan ? Expression{"#e = :orphan", {{"#e", kEntry}}, {{":orphan", Text(orphan->entry_json)}}}
              : IfAbsent();
   Status put = client_.PutItem({dynamodb_table_, TableItemOf(table), condition});
-  if (put.IsAlreadyExists()) return Taken("table id", table.table_id);
+  if (put.IsAlreadyExists()) return EntryExistsError("table id", table.table_id);
   return Settle(put, [&]() -> StatusOr<bool> {
     DC_ASSIGN_OR_RETURN(std::optional<TableItem> stored, ReadTableItem(table.table_id));
     return stored && stored->entry_json == EncodeEntry(table);
@@ -769,8 +761,8 @@ Status DynamoDbCatalogStore::NameTable(const TableEntry& table) {
   if (written.IsAlreadyExists()) {
     DC_ASSIGN_OR_RETURN(std::optional<CatalogItem> catalog, ReadCatalog(name.catalog));
     if (!catalog || !catalog->schemas.contains(name.schema))
-      return Missing("schema", SchemaName(name.catalog, name.schema));
-    return Taken("table", name.FullName());
+      return EntryMissingError("schema", SchemaName(name.catalog, name.schema));
+    return EntryExistsError("table", name.FullName());
   }
   return Settle(written, [&]() -> StatusOr<bool> {
     DC_ASSIGN_OR_RETURN(std::optional<CatalogItem> catalog, ReadCatalog(name.catalog));
@@ -840,7 +832,7 @@ StatusOr<std::vector<TableEntry>> DynamoDbCatalogStore::ListTables(const std::st
   if (limit < 1) return InvalidArgumentError("list limit " + std::to_string(limit) + " is below 1");
   DC_ASSIGN_OR_RETURN(std::optional<CatalogItem> item, ReadCatalog(catalog));
   if (!item || !item->schemas.contains(schema))
-    return Missing("schema", SchemaName(catalog, schema));
+    return EntryMissingError("schema", SchemaName(catalog, schema));
   const std::map<std::string, std::string>& ids = item->tables[schema];
   std::vector<TableEntry> tables;
   for (auto it = ids.upper_bound(after);
@@ -861,7 +853,7 @@ Status DynamoDbCatalogStore::UpdateTable(const TableEntry& table, int64_t expect
   if (item) {
     DC_ASSIGN_OR_RETURN(live, LiveName(*item));
   }
-  if (!live) return Missing("table id", table.table_id);
+  if (!live) return EntryMissingError("table id", table.table_id);
   const TableEntry stored = Named(*item, *live);
   if (stored.name != table.name || stored.storage_location != table.storage_location) {
     return InvalidArgumentError("an update of table " + stored.name.FullName() +
@@ -882,7 +874,7 @@ Status DynamoDbCatalogStore::UpdateTable(const TableEntry& table, int64_t expect
   Status written = client_.UpdateItem(request);
   if (written.IsAlreadyExists()) {
     DC_ASSIGN_OR_RETURN(std::optional<TableItem> now, ReadTableItem(table.table_id));
-    if (!now) return Missing("table id", table.table_id);
+    if (!now) return EntryMissingError("table id", table.table_id);
     return changed;
   }
   return Settle(written, [&]() -> StatusOr<bool> {
@@ -924,9 +916,9 @@ Status DynamoDbCatalogStore::RenameTable(const TableName& from, const std::strin
     DC_ASSIGN_OR_RETURN(std::optional<CatalogItem> catalog, ReadCatalog(from.catalog));
     std::optional<std::string> table_id;
     if (catalog) table_id = catalog->TableId(from.schema, from.name);
-    if (!table_id) return Missing("table", from.FullName());
+    if (!table_id) return EntryMissingError("table", from.FullName());
     if (new_name == from.name) return OkStatus();
-    if (catalog->TableId(from.schema, new_name)) return Taken("table", to.FullName());
+    if (catalog->TableId(from.schema, new_name)) return EntryExistsError("table", to.FullName());
     dynamodb::UpdateItemRequest request;
     request.table = dynamodb_table_;
     request.key = KeyOf(CatalogKey(from.catalog));
@@ -990,7 +982,7 @@ Status DynamoDbCatalogStore::DeleteTable(const TableName& name) {
     DC_ASSIGN_OR_RETURN(std::optional<CatalogItem> catalog, ReadCatalog(name.catalog));
     std::optional<std::string> table_id;
     if (catalog) table_id = catalog->TableId(name.schema, name.name);
-    if (!table_id) return Missing("table", name.FullName());
+    if (!table_id) return EntryMissingError("table", name.FullName());
     Status deleted = DeleteNamed(name, *table_id);
     if (!deleted.IsAlreadyExists()) return deleted;
     // Renamed, deleted or made again since it was read: read again.

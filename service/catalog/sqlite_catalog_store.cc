@@ -32,14 +32,6 @@ std::string Where(const SqliteDb& db, std::string_view table, std::string_view k
          QuoteForMessage(key);
 }
 
-Status Taken(std::string_view what, std::string_view name) {
-  return AlreadyExistsError(std::string(what) + " " + QuoteForMessage(name) + " already exists");
-}
-
-Status Missing(std::string_view what, std::string_view name) {
-  return NotFoundError(std::string(what) + " " + QuoteForMessage(name) + " does not exist");
-}
-
 // Steps `statement` (bound by the caller) to its one text column, if any.
 StatusOr<std::optional<std::string>> SingleText(SqliteStatement& statement) {
   DC_ASSIGN_OR_RETURN(bool row, statement.Step());
@@ -103,7 +95,7 @@ Status SqliteCatalogStore::CreateCatalog(const CatalogEntry& catalog) {
                         db_->Prepare("SELECT 1 FROM uc_catalogs WHERE name = ?1"));
     select.Bind(1, catalog.name);
     DC_ASSIGN_OR_RETURN(bool taken, select.Step());
-    if (taken) return Taken("catalog", catalog.name);
+    if (taken) return EntryExistsError("catalog", catalog.name);
     DC_ASSIGN_OR_RETURN(SqliteStatement insert,
                         db_->Prepare("INSERT INTO uc_catalogs (name, entry) VALUES (?1, ?2)"));
     insert.Bind(1, catalog.name);
@@ -153,7 +145,7 @@ Status SqliteCatalogStore::DeleteCatalog(const std::string& name) {
                         db_->Prepare("DELETE FROM uc_catalogs WHERE name = ?1"));
     remove.Bind(1, name);
     DC_RETURN_IF_ERROR(remove.Run());
-    if (db_->Changes() == 0) return Missing("catalog", name);
+    if (db_->Changes() == 0) return EntryMissingError("catalog", name);
     return OkStatus();
   });
 }
@@ -168,9 +160,9 @@ Status SqliteCatalogStore::CreateSchema(const SchemaEntry& schema) {
                         db_->Prepare("SELECT 1 FROM uc_catalogs WHERE name = ?1"));
     catalog.Bind(1, schema.catalog);
     DC_ASSIGN_OR_RETURN(bool catalog_exists, catalog.Step());
-    if (!catalog_exists) return Missing("catalog", schema.catalog);
+    if (!catalog_exists) return EntryMissingError("catalog", schema.catalog);
     DC_ASSIGN_OR_RETURN(bool taken, SchemaExists(schema.catalog, schema.name));
-    if (taken) return Taken("schema", schema.catalog + "." + schema.name);
+    if (taken) return EntryExistsError("schema", schema.catalog + "." + schema.name);
     DC_ASSIGN_OR_RETURN(SqliteStatement insert,
                         db_->Prepare("INSERT INTO uc_schemas (catalog, name, "
                                      "entry) VALUES (?1, ?2, ?3)"));
@@ -203,7 +195,7 @@ StatusOr<std::vector<SchemaEntry>> SqliteCatalogStore::ListSchemas(const std::st
                         db_->Prepare("SELECT 1 FROM uc_catalogs WHERE name = ?1"));
     exists.Bind(1, catalog);
     DC_ASSIGN_OR_RETURN(bool catalog_exists, exists.Step());
-    if (!catalog_exists) return Missing("catalog", catalog);
+    if (!catalog_exists) return EntryMissingError("catalog", catalog);
     DC_ASSIGN_OR_RETURN(
         SqliteStatement select,
         db_->Prepare("SELECT entry FROM uc_schemas WHERE catalog = ?1 ORDER BY name"));
@@ -238,7 +230,7 @@ Status SqliteCatalogStore::DeleteSchema(const std::string& catalog, const std::s
     remove.Bind(1, catalog);
     remove.Bind(2, name);
     DC_RETURN_IF_ERROR(remove.Run());
-    if (db_->Changes() == 0) return Missing("schema", catalog + "." + name);
+    if (db_->Changes() == 0) return EntryMissingError("schema", catalog + "." + name);
     return OkStatus();
   });
 }
@@ -261,17 +253,17 @@ Status SqliteCatalogStore::CreateStagingTable(const StagingTableEntry& staging) 
   std::lock_guard lock(mu_);
   return InTransaction(true, [&]() -> Status {
     DC_ASSIGN_OR_RETURN(bool schema, SchemaExists(staging.catalog, staging.schema));
-    if (!schema) return Missing("schema", staging.catalog + "." + staging.schema);
+    if (!schema) return EntryMissingError("schema", staging.catalog + "." + staging.schema);
     DC_ASSIGN_OR_RETURN(std::optional<StagingTableEntry> same_id,
                         ReadStaging(kSelectStagingById, staging.table_id));
     DC_ASSIGN_OR_RETURN(std::optional<TableEntry> table_with_id,
                         ReadTable(kSelectTableById, staging.table_id));
-    if (same_id || table_with_id) return Taken("table id", staging.table_id);
+    if (same_id || table_with_id) return EntryExistsError("table id", staging.table_id);
     DC_ASSIGN_OR_RETURN(std::optional<StagingTableEntry> same_location,
                         ReadStaging(kSelectStagingByLocation, staging.location));
     DC_ASSIGN_OR_RETURN(std::optional<TableEntry> table_at,
                         ReadTable(kSelectTableByLocation, staging.location));
-    if (same_location || table_at) return Taken("table location", staging.location);
+    if (same_location || table_at) return EntryExistsError("table location", staging.location);
     DC_ASSIGN_OR_RETURN(SqliteStatement insert,
                         db_->Prepare("INSERT INTO uc_staging_tables (table_id, location, "
                                      "finalized, entry) VALUES (?1, ?2, ?3, ?4)"));
@@ -335,13 +327,13 @@ Status SqliteCatalogStore::CreateTable(const TableEntry& table,
   return InTransaction(true, [&]() -> Status {
     const TableName& name = table.name;
     DC_ASSIGN_OR_RETURN(bool schema, SchemaExists(name.catalog, name.schema));
-    if (!schema) return Missing("schema", name.catalog + "." + name.schema);
+    if (!schema) return EntryMissingError("schema", name.catalog + "." + name.schema);
     DC_ASSIGN_OR_RETURN(std::optional<TableEntry> same_name,
                         ReadTable(kSelectTableByName, name.catalog, name.schema, name.name));
-    if (same_name) return Taken("table", name.FullName());
+    if (same_name) return EntryExistsError("table", name.FullName());
     DC_ASSIGN_OR_RETURN(std::optional<TableEntry> same_id,
                         ReadTable(kSelectTableById, table.table_id));
-    if (same_id) return Taken("table id", table.table_id);
+    if (same_id) return EntryExistsError("table id", table.table_id);
     DC_ASSIGN_OR_RETURN(std::optional<TableEntry> same_location,
                         ReadTable(kSelectTableByLocation, table.storage_location));
     if (same_location) {
@@ -351,7 +343,7 @@ Status SqliteCatalogStore::CreateTable(const TableEntry& table,
     if (staging_id) {
       DC_ASSIGN_OR_RETURN(std::optional<StagingTableEntry> staging,
                           ReadStaging(kSelectStagingById, *staging_id));
-      if (!staging) return Missing("staging table", *staging_id);
+      if (!staging) return EntryMissingError("staging table", *staging_id);
       if (staging->finalized) {
         return FailedPreconditionError("staging table " + QuoteForMessage(*staging_id) +
                                        " was made a table already");
@@ -386,7 +378,7 @@ StatusOr<std::vector<TableEntry>> SqliteCatalogStore::ListTables(const std::stri
   std::lock_guard lock(mu_);
   return InTransaction(false, [&]() -> StatusOr<std::vector<TableEntry>> {
     DC_ASSIGN_OR_RETURN(bool exists, SchemaExists(catalog, schema));
-    if (!exists) return Missing("schema", catalog + "." + schema);
+    if (!exists) return EntryMissingError("schema", catalog + "." + schema);
     DC_ASSIGN_OR_RETURN(SqliteStatement select,
                         db_->Prepare("SELECT entry FROM uc_tables WHERE catalog = ?1 AND "
                                      "schema_name = ?2 AND name > ?3 ORDER BY name LIMIT ?4"));
@@ -411,7 +403,7 @@ Status SqliteCatalogStore::UpdateTable(const TableEntry& table, int64_t expected
   return InTransaction(true, [&]() -> Status {
     DC_ASSIGN_OR_RETURN(std::optional<TableEntry> stored,
                         ReadTable(kSelectTableById, table.table_id));
-    if (!stored) return Missing("table id", table.table_id);
+    if (!stored) return EntryMissingError("table id", table.table_id);
     if (stored->name != table.name || stored->storage_location != table.storage_location) {
       return InvalidArgumentError("an update of table " + stored->name.FullName() +
                                   " cannot change its name or location");
@@ -431,11 +423,11 @@ Status SqliteCatalogStore::RenameTable(const TableName& from, const std::string&
   return InTransaction(true, [&]() -> Status {
     DC_ASSIGN_OR_RETURN(std::optional<TableEntry> table,
                         ReadTable(kSelectTableByName, from.catalog, from.schema, from.name));
-    if (!table) return Missing("table", from.FullName());
+    if (!table) return EntryMissingError("table", from.FullName());
     if (new_name == from.name) return OkStatus();
     DC_ASSIGN_OR_RETURN(std::optional<TableEntry> taken,
                         ReadTable(kSelectTableByName, from.catalog, from.schema, new_name));
-    if (taken) return Taken("table", taken->name.FullName());
+    if (taken) return EntryExistsError("table", taken->name.FullName());
     table->name.name = new_name;
     table->updated_at_ms = updated_at_ms;
     return WriteTable(kReplaceTable, *table);
@@ -452,7 +444,7 @@ Status SqliteCatalogStore::DeleteTable(const TableName& name) {
     remove.Bind(2, name.schema);
     remove.Bind(3, name.name);
     DC_RETURN_IF_ERROR(remove.Run());
-    if (db_->Changes() == 0) return Missing("table", name.FullName());
+    if (db_->Changes() == 0) return EntryMissingError("table", name.FullName());
     return OkStatus();
   });
 }
