@@ -86,11 +86,6 @@ bool ParseOptions(int argc, char** argv, Options& o) {
          o.idle >= 0 && o.seconds > 0 && o.workers > 0;
 }
 
-std::string Env(const char* name) {
-  const char* v = std::getenv(name);
-  return v != nullptr ? v : "";
-}
-
 constexpr char kUsage[] =
     "usage: service_load_bench [--committers N (40)] [--tables T (N/10)]\n"
     "         [--idle M (200)] [--seconds S per phase (5)] [--workers W "
@@ -110,7 +105,7 @@ void PrintSettings(const Options& o, const ServeSettings& s, uint16_t port) {
       "max_connections %d, idle_timeout 1 h, SQLite state at %s, log "
       "level %s; S3: %s\n",
       port, s.workers, s.max_connections, s.state_path.c_str(),
-      s.log_level.c_str(), Env("AWS_ENDPOINT_URL_S3").c_str());
+      s.log_level.c_str(), EnvOr("AWS_ENDPOINT_URL_S3").c_str());
   std::printf(
       "%d committers on %d tables (%d each), or all on one hot table; "
       "%d idle keep-alive connections; %.0f s per phase; %u cores\n",
@@ -213,7 +208,7 @@ int Main(int argc, char** argv) {
       .max_connections = o.idle + 2 * o.committers + 256,
       .log_level = o.log_level,
       .state_path = o.state_path,
-      .table_prefix = "s3://" + Env("DELTACOMMIT_TEST_BUCKET") +
+      .table_prefix = "s3://" + EnvOr("DELTACOMMIT_TEST_BUCKET") +
                       "/bench/service-load-" + NewUuid(),
       .token_sha256 = service::HashToken(token),
       .extra = {}};
@@ -225,7 +220,7 @@ int Main(int argc, char** argv) {
   }
   PrintSettings(o, settings, (*serve)->port());
 
-  const std::string servers_dir = Env("DELTACOMMIT_TEST_SERVERS_DIR");
+  const std::string servers_dir = EnvOr("DELTACOMMIT_TEST_SERVERS_DIR");
   const CpuMeter cpu((*serve)->pid(),
                      servers_dir.empty() ? "" : servers_dir + "/s3/");
   PhaseRunner runner;
@@ -235,7 +230,7 @@ int Main(int argc, char** argv) {
   runner.prefix = settings.table_prefix;
   runner.target = {
       (*serve)->Url("/v1/commits"), token,
-      {Env("AWS_ACCESS_KEY_ID"), Env("AWS_SECRET_ACCESS_KEY"), "",
+      {EnvOr("AWS_ACCESS_KEY_ID"), EnvOr("AWS_SECRET_ACCESS_KEY"), "",
        aws::internal::FormatUtc(SystemClock().NowMillis() + 3'600'000)}};
   runner.cpu = &cpu;
   runner.settings = settings;

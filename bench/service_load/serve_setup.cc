@@ -13,19 +13,19 @@
 namespace deltacommit::bench {
 namespace {
 
-std::string Env(const char* name, const char* fallback = "") {
-  const char* value = std::getenv(name);
-  return value != nullptr && *value != '\0' ? value : fallback;
-}
-
 bool StartsWith(const std::string& line, std::string_view prefix) {
   return line.compare(0, prefix.size(), prefix) == 0;
 }
 
 }  // namespace
 
+std::string EnvOr(const char* name, const char* fallback) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0' ? value : fallback;
+}
+
 std::string ServeConfig(const ServeSettings& s) {
-  const std::string rgw = Env("AWS_ENDPOINT_URL_S3");
+  const std::string rgw = EnvOr("AWS_ENDPOINT_URL_S3");
   std::ostringstream c;
   c << "[server]\nlisten = \"127.0.0.1:0\"\nio_threads = 2\n"
     << "workers = " << s.workers << "\nmax_connections = " << s.max_connections
@@ -36,7 +36,7 @@ std::string ServeConfig(const ServeSettings& s) {
        "3600000\ndrain_timeout_ms = 10000\n"
     << "[state]\nkind = \"sqlite\"\npath = \"" << s.state_path << "\"\n"
     << "[s3]\nendpoint = \"" << rgw << "\"\nregion = \""
-    << Env("AWS_REGION", "us-east-1")
+    << EnvOr("AWS_REGION", "us-east-1")
     << "\"\nallow_http = " << (StartsWith(rgw, "http://") ? "true" : "false")
     << "\nenforces_if_none_match = true\n"
     << "[[token]]\nname = \"bench\"\nsha256 = \"" << s.token_sha256

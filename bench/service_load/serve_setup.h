@@ -10,6 +10,9 @@
 
 namespace deltacommit::bench {
 
+// The environment variable `name`, or `fallback` when it is unset or empty.
+std::string EnvOr(const char* name, const char* fallback = "");
+
 struct ServeSettings {
   int workers = 0;
   int max_connections = 0;

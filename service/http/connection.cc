@@ -27,7 +27,7 @@ namespace net = boost::asio;
 namespace beast = boost::beast;
 namespace beast_http = boost::beast::http;
 using tcp = net::ip::tcp;
-using Clock = std::chrono::steady_clock;
+using SteadyClock = std::chrono::steady_clock;
 using boost::system::error_code;
 
 using PlainStream = tcp::socket;
@@ -178,7 +178,7 @@ class Connection : public ConnectionBase,
   }
 
   void ReadHeader() {
-    request_start_ = Clock::now();
+    request_start_ = SteadyClock::now();
     timed_out_ = false;
     Arm(Phase::kReading, options_.request_timeout);
     parser_.emplace();
@@ -366,7 +366,7 @@ class Connection : public ConnectionBase,
   // A connection at max_connections: 503 without reading, then close.
   void Reject() {
     state_->metrics.ConnectionRejected("max_connections");
-    request_start_ = Clock::now();
+    request_start_ = SteadyClock::now();
     Response response =
         ErrorResponse(503, "unavailable",
                       "the server is at its limit of " +
@@ -411,7 +411,7 @@ class Connection : public ConnectionBase,
 
   void RecordRequest(const error_code& write_error) {
     double seconds =
-        std::chrono::duration<double>(Clock::now() - request_start_).count();
+        std::chrono::duration<double>(SteadyClock::now() - request_start_).count();
     state_->metrics.RequestDone(route_, method_, status_, seconds);
     if (!state_->LogEnabled(LogLevel::kInfo)) return;
     nlohmann::json fields = {{"request_id", request_id_},
@@ -485,7 +485,7 @@ class Connection : public ConnectionBase,
   bool keep_alive_ = true;
   bool shutdown_requested_ = false;
   bool closed_ = false;
-  Clock::time_point request_start_;
+  SteadyClock::time_point request_start_;
   std::string request_id_;
   std::string method_;
   std::string route_ = std::string(kUnmatchedRoute);

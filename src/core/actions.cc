@@ -9,7 +9,7 @@ namespace {
 
 // The protocol's top-level key for each action. The parser's dispatch table
 // (action_json_parse.cc) spells the same keys.
-struct KeyOf {
+struct ActionKey {
   std::string_view operator()(const Protocol&) const { return "protocol"; }
   std::string_view operator()(const Metadata&) const { return "metaData"; }
   std::string_view operator()(const AddFile&) const { return "add"; }
@@ -44,7 +44,7 @@ std::string DeletionVectorDescriptor::UniqueId() const {
 }
 
 std::string_view ActionType(const Action& action) {
-  return std::visit(KeyOf{}, action);
+  return std::visit(ActionKey{}, action);
 }
 
 }  // namespace deltacommit

@@ -6,7 +6,7 @@ namespace deltacommit {
 namespace {
 
 // Indexed by CatalogClientOp.
-constexpr std::array<std::string_view, kCatalogClientOpCount> kOpNames = {
+constexpr std::array<std::string_view, kCatalogClientOpCount> kCatalogClientOpNames = {
     "LoadTable", "TableCredentials", "CreateStagingTable", "StagingTableCredentials", "CreateTable",
     "Commit"};
 
@@ -14,11 +14,11 @@ constexpr std::array<std::string_view, kCatalogClientOpCount> kOpNames = {
 
 std::string_view CatalogClientOpName(CatalogClientOp op) {
   const auto index = static_cast<size_t>(op);
-  return index < kOpNames.size() ? kOpNames[index] : "Unknown";
+  return index < kCatalogClientOpNames.size() ? kCatalogClientOpNames[index] : "Unknown";
 }
 
 FaultInjectingCatalogClient::FaultInjectingCatalogClient(CatalogClient& base, Sleeper& sleeper)
-    : ForwardingCatalogClient(base), PortFaults(kOpNames, sleeper) {}
+    : ForwardingCatalogClient(base), PortFaults(kCatalogClientOpNames, sleeper) {}
 
 FaultInjectingCatalogClient::~FaultInjectingCatalogClient() { ClearRules(); }
 

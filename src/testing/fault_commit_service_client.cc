@@ -7,7 +7,7 @@ namespace deltacommit {
 namespace {
 
 // Indexed by CommitServiceClientOp.
-constexpr std::array<std::string_view, kCommitServiceClientOpCount> kOpNames = {
+constexpr std::array<std::string_view, kCommitServiceClientOpCount> kCommitServiceClientOpNames = {
     "Commit", "GetPendingCommits"};
 
 ServiceCommitResult FaultedResult(Status status) {
@@ -20,12 +20,12 @@ ServiceCommitResult FaultedResult(Status status) {
 
 std::string_view CommitServiceClientOpName(CommitServiceClientOp op) {
   const auto index = static_cast<size_t>(op);
-  return index < kOpNames.size() ? kOpNames[index] : "Unknown";
+  return index < kCommitServiceClientOpNames.size() ? kCommitServiceClientOpNames[index] : "Unknown";
 }
 
 FaultInjectingCommitServiceClient::FaultInjectingCommitServiceClient(
     CommitServiceClient& base, Sleeper& sleeper)
-    : ForwardingCommitServiceClient(base), PortFaults(kOpNames, sleeper) {}
+    : ForwardingCommitServiceClient(base), PortFaults(kCommitServiceClientOpNames, sleeper) {}
 
 FaultInjectingCommitServiceClient::~FaultInjectingCommitServiceClient() {
   ClearRules();

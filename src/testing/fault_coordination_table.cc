@@ -6,19 +6,19 @@ namespace deltacommit {
 namespace {
 
 // Indexed by CoordinationTableOp.
-constexpr std::array<std::string_view, kCoordinationTableOpCount> kOpNames = {
+constexpr std::array<std::string_view, kCoordinationTableOpCount> kCoordinationTableOpNames = {
     "PutIfAbsent", "Put", "Get", "GetLatest", "ListPage"};
 
 }  // namespace
 
 std::string_view CoordinationTableOpName(CoordinationTableOp op) {
   const auto index = static_cast<size_t>(op);
-  return index < kOpNames.size() ? kOpNames[index] : "Unknown";
+  return index < kCoordinationTableOpNames.size() ? kCoordinationTableOpNames[index] : "Unknown";
 }
 
 FaultInjectingCoordinationTable::FaultInjectingCoordinationTable(
     CoordinationTable& base, Sleeper& sleeper)
-    : ForwardingCoordinationTable(base), PortFaults(kOpNames, sleeper) {}
+    : ForwardingCoordinationTable(base), PortFaults(kCoordinationTableOpNames, sleeper) {}
 
 FaultInjectingCoordinationTable::~FaultInjectingCoordinationTable() {
   ClearRules();

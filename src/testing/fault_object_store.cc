@@ -6,19 +6,19 @@ namespace deltacommit {
 namespace {
 
 // Indexed by ObjectStoreOp.
-constexpr std::array<std::string_view, kObjectStoreOpCount> kOpNames = {
+constexpr std::array<std::string_view, kObjectStoreOpCount> kObjectStoreOpNames = {
     "Get", "Head", "List", "PutIfAbsent", "Put", "Copy", "Delete"};
 
 }  // namespace
 
 std::string_view ObjectStoreOpName(ObjectStoreOp op) {
   const auto index = static_cast<size_t>(op);
-  return index < kOpNames.size() ? kOpNames[index] : "Unknown";
+  return index < kObjectStoreOpNames.size() ? kObjectStoreOpNames[index] : "Unknown";
 }
 
 FaultInjectingObjectStore::FaultInjectingObjectStore(ObjectStore& base,
                                                      Sleeper& sleeper)
-    : ForwardingObjectStore(base), PortFaults(kOpNames, sleeper) {}
+    : ForwardingObjectStore(base), PortFaults(kObjectStoreOpNames, sleeper) {}
 
 FaultInjectingObjectStore::~FaultInjectingObjectStore() { ClearRules(); }
 

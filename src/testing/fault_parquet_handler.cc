@@ -6,19 +6,19 @@ namespace deltacommit {
 namespace {
 
 // Indexed by ParquetHandlerOp.
-constexpr std::array<std::string_view, kParquetHandlerOpCount> kOpNames = {
+constexpr std::array<std::string_view, kParquetHandlerOpCount> kParquetHandlerOpNames = {
     "ReadCheckpointActions", "WriteCheckpoint"};
 
 }  // namespace
 
 std::string_view ParquetHandlerOpName(ParquetHandlerOp op) {
   const auto index = static_cast<size_t>(op);
-  return index < kOpNames.size() ? kOpNames[index] : "Unknown";
+  return index < kParquetHandlerOpNames.size() ? kParquetHandlerOpNames[index] : "Unknown";
 }
 
 FaultInjectingParquetHandler::FaultInjectingParquetHandler(ParquetHandler& base,
                                                            Sleeper& sleeper)
-    : ForwardingParquetHandler(base), PortFaults(kOpNames, sleeper) {}
+    : ForwardingParquetHandler(base), PortFaults(kParquetHandlerOpNames, sleeper) {}
 
 FaultInjectingParquetHandler::~FaultInjectingParquetHandler() { ClearRules(); }
 

@@ -9,8 +9,6 @@
 namespace deltacommit::testing {
 namespace {
 
-constexpr int kPollMs = 50;
-
 // Copies what `from` has to `to`; false when `from` closed or failed.
 bool Pump(int from, int to) {
   char buffer[16384];
@@ -49,7 +47,7 @@ bool DelayProxy::WaitForConnection(std::chrono::milliseconds timeout) {
 void DelayProxy::Accept() {
   while (!stop_) {
     pollfd p{listener_, POLLIN, 0};
-    if (poll(&p, 1, kPollMs) <= 0) continue;
+    if (poll(&p, 1, kProxyPollMs) <= 0) continue;
     int client = accept(listener_, nullptr, nullptr);
     if (client < 0) continue;
     std::lock_guard<std::mutex> lock(mu_);
@@ -68,7 +66,7 @@ void DelayProxy::Forward(int client) {
   if (target >= 0) {
     while (!stop_) {
       pollfd p[2] = {{client, POLLIN, 0}, {target, POLLIN, 0}};
-      if (poll(p, 2, kPollMs) < 0) break;
+      if (poll(p, 2, kProxyPollMs) < 0) break;
       if ((p[0].revents & (POLLIN | POLLHUP | POLLERR)) && !Pump(client, target)) break;
       if ((p[1].revents & (POLLIN | POLLHUP | POLLERR)) && !Pump(target, client)) break;
     }

@@ -14,7 +14,6 @@
 namespace deltacommit::testing {
 namespace {
 
-constexpr int kPollMs = 50;
 constexpr std::string_view kHeadEnd = "\r\n\r\n";
 
 // The Content-Length of a message head (request or status line and
@@ -61,7 +60,7 @@ std::optional<std::string> ReadMessage(int fd, std::string& buffer,
       return message;
     }
     pollfd p{fd, POLLIN, 0};
-    if (poll(&p, 1, kPollMs) <= 0) continue;
+    if (poll(&p, 1, kProxyPollMs) <= 0) continue;
     char chunk[16384];
     const ssize_t got = read(fd, chunk, sizeof(chunk));
     if (got <= 0) return std::nullopt;
@@ -108,7 +107,7 @@ std::vector<std::string> HttpFaultProxy::commit_answers() const {
 void HttpFaultProxy::Accept() {
   while (!stop_) {
     pollfd p{listener_, POLLIN, 0};
-    if (poll(&p, 1, kPollMs) <= 0) continue;
+    if (poll(&p, 1, kProxyPollMs) <= 0) continue;
     const int client = accept(listener_, nullptr, nullptr);
     if (client < 0) continue;
     std::lock_guard<std::mutex> lock(mu_);

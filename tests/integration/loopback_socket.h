@@ -8,6 +8,10 @@
 
 namespace deltacommit::testing {
 
+// How long a proxy's loop waits in poll(2) before it looks whether it was
+// asked to stop.
+constexpr int kProxyPollMs = 50;
+
 // A socket listening on 127.0.0.1 at a port the kernel picks; -1 on failure.
 struct LoopbackListener {
   int fd = -1;

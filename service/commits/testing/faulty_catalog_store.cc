@@ -6,7 +6,7 @@ namespace deltacommit::service::testing {
 namespace {
 
 // Indexed by CatalogStoreOp.
-constexpr std::array<std::string_view, kCatalogStoreOpCount> kOpNames = {
+constexpr std::array<std::string_view, kCatalogStoreOpCount> kCatalogStoreOpNames = {
     "CreateCatalog",
     "GetCatalog",
     "ListCatalogs",
@@ -32,11 +32,11 @@ constexpr std::array<std::string_view, kCatalogStoreOpCount> kOpNames = {
 
 std::string_view CatalogStoreOpName(CatalogStoreOp op) {
   const auto index = static_cast<size_t>(op);
-  return index < kOpNames.size() ? kOpNames[index] : "Unknown";
+  return index < kCatalogStoreOpNames.size() ? kCatalogStoreOpNames[index] : "Unknown";
 }
 
 FaultyCatalogStore::FaultyCatalogStore(CatalogStore& base, Sleeper& sleeper)
-    : ForwardingCatalogStore(base), PortFaults(kOpNames, sleeper) {}
+    : ForwardingCatalogStore(base), PortFaults(kCatalogStoreOpNames, sleeper) {}
 
 FaultyCatalogStore::~FaultyCatalogStore() { ClearRules(); }
 

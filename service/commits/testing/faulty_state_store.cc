@@ -7,7 +7,7 @@ namespace deltacommit::service::testing {
 namespace {
 
 // Indexed by StateStoreOp.
-constexpr std::array<std::string_view, kStateStoreOpCount> kOpNames = {
+constexpr std::array<std::string_view, kStateStoreOpCount> kStateStoreOpNames = {
     "Ratify",       "Get",
     "Latest",       "ListFrom",
     "Unpublished",  "MarkPublishedThrough",
@@ -17,11 +17,11 @@ constexpr std::array<std::string_view, kStateStoreOpCount> kOpNames = {
 
 std::string_view StateStoreOpName(StateStoreOp op) {
   const auto index = static_cast<size_t>(op);
-  return index < kOpNames.size() ? kOpNames[index] : "Unknown";
+  return index < kStateStoreOpNames.size() ? kStateStoreOpNames[index] : "Unknown";
 }
 
 FaultyStateStore::FaultyStateStore(StateStore& base, Sleeper& sleeper)
-    : ForwardingStateStore(base), PortFaults(kOpNames, sleeper) {}
+    : ForwardingStateStore(base), PortFaults(kStateStoreOpNames, sleeper) {}
 
 FaultyStateStore::~FaultyStateStore() { ClearRules(); }
 
