@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
-# python_wheel_test.sh SOURCE_DIR PYTHON [CMAKE_ARGS]: the Python package as
+# python_wheel_test.sh SOURCE_DIR PYTHON [CMAKE_ARGS [WORK_DIR]]: the Python package as
 # a user gets it. A clean copy of the sources (what git tracks, and new
 # files it does not ignore: no build/, no .deps/) is built into a wheel
 # with `PYTHON -m build --wheel`, the wheel is installed into a fresh
 # virtual environment that has no other package, and a script there
 # imports deltacommit and uses it on a local table. CMAKE_ARGS go to the
 # wheel's CMake build (preset ci's flags, so that ccache serves what that
-# build compiled).
+# build compiled). WORK_DIR (emptied first; default: a new temporary
+# folder) holds the copy, the wheel and the virtual environment.
 set -euo pipefail
 source=$1 python=$2 cmake_args=${3:-}
-work=$(mktemp -d)
+if [ -n "${4:-}" ]; then
+  work=$4
+  rm -rf "$work" && mkdir -p "$work"
+else
+  work=$(mktemp -d)
+fi
 trap 'rm -rf "$work"' EXIT
 
 mkdir -p "$work/src"
