@@ -19,7 +19,7 @@ endfunction()
 # doctor_test), which preset ci and the model checker cover.
 set(DELTACOMMIT_THREADED_TESTS
   transaction_test table_test log_path_test s3_dynamodb_log_store_test
-  credentials_test curl_http_client_test session_credentials_test
+  credentials_test curl_http_client_test session_credentials_test signing_key_cache_test
   dynamodb_client_integration_test dynamodb_coordination_table_integration_test
   duckdb_parquet_handler_unit_test
   object_store_contract_test posix_object_store_test posix_confined_store_test

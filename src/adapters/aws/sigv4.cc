@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "deltacommit/aws/signing_key_cache.h"
 #include "deltacommit/core/ascii.h"
 
 namespace deltacommit::aws {
@@ -116,20 +117,6 @@ std::string HmacSha256(std::string_view key, std::string_view data) {
   std::string out(reinterpret_cast<const char*>(mac.data()), len);
   OPENSSL_cleanse(mac.data(), mac.size());
   return out;
-}
-
-// kSigning = HMAC(HMAC(HMAC(HMAC("AWS4" + secret, date), region), service),
-// "aws4_request"). Intermediate keys are wiped: each one signs for a day.
-std::string SigningKey(std::string_view secret, std::string_view date8,
-                       std::string_view region, std::string_view service) {
-  std::string key = "AWS4";
-  key += secret;
-  for (std::string_view part : {date8, region, service, std::string_view("aws4_request")}) {
-    std::string next = HmacSha256(key, part);
-    Wipe(key);
-    key = std::move(next);
-  }
-  return key;
 }
 
 // ---- Time ----------------------------------------------------------------
@@ -406,6 +393,20 @@ std::string StringToSign(std::string_view canonical_request, std::string_view am
   return out;
 }
 
+// kSigning = HMAC(HMAC(HMAC(HMAC("AWS4" + secret, date), region), service),
+// "aws4_request"). Intermediate keys are wiped: each one signs for a day.
+std::string DeriveSigningKey(std::string_view secret, std::string_view date8,
+                             std::string_view region, std::string_view service) {
+  std::string key = "AWS4";
+  key += secret;
+  for (std::string_view part : {date8, region, service, std::string_view("aws4_request")}) {
+    std::string next = HmacSha256(key, part);
+    Wipe(key);
+    key = std::move(next);
+  }
+  return key;
+}
+
 void SignRequest(HttpRequest& request, const Credentials& credentials,
                  const SigningParams& params) {
   const bool s3 = params.service == "s3";
@@ -429,7 +430,8 @@ void SignRequest(HttpRequest& request, const Credentials& credentials,
   const std::string scope = date8 + "/" + params.region + "/" + params.service + "/aws4_request";
   const CanonicalRequestParts canonical = BuildCanonicalRequest(
       request, payload_hash, s3 ? UriPathStyle::kS3 : UriPathStyle::kNormalizeAndEncode);
-  std::string key = SigningKey(credentials.secret_access_key, date8, params.region, params.service);
+  std::string key = SigningKeyCache::Shared().Key(credentials.secret_access_key, date8,
+                                                   params.region, params.service);
   const std::string signature =
       HexLower(HmacSha256(key, StringToSign(canonical.text, amz_date, scope)));
   Wipe(key);

@@ -1,7 +1,8 @@
 // AWS Signature Version 4 (header signing), per AWS's published algorithm
 // and checked against its test suite vectors.
 //
-// Thread-safety: pure functions.
+// Thread-safety: safe from any thread. SignRequest takes its signing keys
+// from SigningKeyCache::Shared() (signing_key_cache.h).
 #pragma once
 
 #include <cstdint>
@@ -48,6 +49,10 @@ std::string CanonicalRequest(const HttpRequest& request, std::string_view payloa
 std::string StringToSign(std::string_view canonical_request, std::string_view amz_date,
                          std::string_view scope);
 std::string Sha256Hex(std::string_view data);
+// The raw signing key of `secret` for a day ("YYYYMMDD"), region and
+// service, derived afresh (SignRequest uses the shared cache of them).
+std::string DeriveSigningKey(std::string_view secret, std::string_view date8,
+                             std::string_view region, std::string_view service);
 
 // RFC 3986 percent-encoding as SigV4 wants it (unreserved kept; '/' kept
 // when encode_slash is false).
