@@ -92,4 +92,9 @@ Status EntryMissingError(std::string_view what, std::string_view name) {
   return NotFoundError(std::string(what) + " " + QuoteForMessage(name) + " does not exist");
 }
 
+Status StagingFinalizedError(std::string_view staging_id) {
+  return FailedPreconditionError("staging table " + QuoteForMessage(staging_id) +
+                                 " was made a table already");
+}
+
 }  // namespace deltacommit::service

@@ -109,5 +109,7 @@ Status ValidateEntry(const StagingTableEntry& entry);
 // `what` is the kind of entry ("catalog", "schema", "table").
 Status EntryExistsError(std::string_view what, std::string_view name);
 Status EntryMissingError(std::string_view what, std::string_view name);
+// A staging table that a table was already created from.
+Status StagingFinalizedError(std::string_view staging_id);
 
 }  // namespace deltacommit::service

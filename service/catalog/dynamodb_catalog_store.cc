@@ -509,7 +509,9 @@ Status DynamoDbCatalogStore::DeleteSchema(const std::string& catalog, const std:
       });
     }
     DC_ASSIGN_OR_RETURN(std::optional<CatalogItem> item, ReadCatalog(catalog));
-    if (!item || !item->schemas.contains(name)) return EntryMissingError("schema", SchemaName(catalog, name));
+    if (!item || !item->schemas.contains(name)) {
+      return EntryMissingError("schema", SchemaName(catalog, name));
+    }
     const std::map<std::string, std::string>& tables = item->tables[name];
     if (!tables.empty()) {
       return FailedPreconditionError("schema " + QuoteForMessage(SchemaName(catalog, name)) +
@@ -687,8 +689,7 @@ Status DynamoDbCatalogStore::CheckCreateTable(const TableEntry& table,
   DC_ASSIGN_OR_RETURN(staging, ReadStaging(*staging_id));
   if (!staging) return EntryMissingError("staging table", *staging_id);
   if (staging->entry.finalized) {
-    return FailedPreconditionError("staging table " + QuoteForMessage(*staging_id) +
-                                   " was made a table already");
+    return StagingFinalizedError(*staging_id);
   }
   return OkStatus();
 }
@@ -711,8 +712,7 @@ Status DynamoDbCatalogStore::Finalize(const StagingItem& staging, const std::str
   if (written.IsAlreadyExists()) {
     DC_ASSIGN_OR_RETURN(std::optional<StagingItem> now, ReadStaging(staging.entry.table_id));
     if (!now) return EntryMissingError("staging table", staging.entry.table_id);
-    return FailedPreconditionError("staging table " + QuoteForMessage(staging.entry.table_id) +
-                                   " was made a table already");
+    return StagingFinalizedError(staging.entry.table_id);
   }
   return Settle(written, [&]() -> StatusOr<bool> {
     DC_ASSIGN_OR_RETURN(std::optional<StagingItem> now, ReadStaging(staging.entry.table_id));

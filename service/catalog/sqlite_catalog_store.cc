@@ -345,8 +345,7 @@ Status SqliteCatalogStore::CreateTable(const TableEntry& table,
                           ReadStaging(kSelectStagingById, *staging_id));
       if (!staging) return EntryMissingError("staging table", *staging_id);
       if (staging->finalized) {
-        return FailedPreconditionError("staging table " + QuoteForMessage(*staging_id) +
-                                       " was made a table already");
+        return StagingFinalizedError(*staging_id);
       }
       staging->finalized = true;
       DC_ASSIGN_OR_RETURN(SqliteStatement finalize,

@@ -21,7 +21,7 @@ using SteadyClock = std::chrono::steady_clock;
 
 std::string RawResponse::Header(std::string_view name) const {
   for (const auto& [key, value] : headers) {
-    if (key == AsciiLower(name)) return value;
+    if (EqualsIgnoreCase(key, name)) return value;
   }
   return "";
 }

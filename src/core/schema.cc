@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "deltacommit/core/ascii.h"
+
 namespace deltacommit {
 namespace {
 
@@ -42,13 +44,6 @@ constexpr std::string_view kInvalidNameChars = " ,;{}()\n\t=";
 constexpr int kMaxDecimalPrecision = 38;
 
 std::string Quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
@@ -120,7 +115,7 @@ StatusOr<std::string> CanonicalPrimitive(std::string_view path,
                                          std::string_view name,
                                          bool sql_aliases) {
   std::string key = StripSpaces(name);
-  if (sql_aliases) key = Lower(key);
+  if (sql_aliases) key = AsciiLower(key);
   if (key.rfind("decimal", 0) == 0) return CanonicalDecimal(path, key, name);
   if (sql_aliases) {
     for (const auto& [alias, canonical] : kTypeAliases) {
@@ -188,7 +183,7 @@ class SchemaReader {
     }
     const std::string name = j["name"].get<std::string>();
     const std::string path = JoinPath(parent, name);
-    std::string lower = Lower(name);
+    std::string lower = AsciiLower(name);
     if (std::find(seen->begin(), seen->end(), lower) != seen->end()) {
       return FieldError(path,
                         "duplicate field name (names are case-insensitive)");
@@ -311,10 +306,10 @@ StatusOr<std::vector<std::string_view>> SplitFields(std::string_view list) {
 bool StripNotNull(std::string_view* type) {
   std::string_view t = Trim(*type);
   const size_t null_start = t.find_last_of(" \t") + 1;
-  if (null_start == 0 || Lower(t.substr(null_start)) != "null") return false;
+  if (null_start == 0 || AsciiLower(t.substr(null_start)) != "null") return false;
   std::string_view rest = Trim(t.substr(0, null_start));
   const size_t not_start = rest.find_last_of(" \t") + 1;
-  if (not_start == 0 || Lower(rest.substr(not_start)) != "not") return false;
+  if (not_start == 0 || AsciiLower(rest.substr(not_start)) != "not") return false;
   *type = Trim(rest.substr(0, not_start));
   return true;
 }
@@ -420,7 +415,7 @@ Status ValidatePartitionColumns(
     if (it == schema.fields.end()) {
       auto loose = std::find_if(
           schema.fields.begin(), schema.fields.end(),
-          [&](const StructField& f) { return Lower(f.name) == Lower(column); });
+          [&](const StructField& f) { return AsciiLower(f.name) == AsciiLower(column); });
       std::string hint = loose == schema.fields.end()
                              ? ""
                              : " (did you mean " + Quoted(loose->name) + "?)";

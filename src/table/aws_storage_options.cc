@@ -3,6 +3,8 @@
 #include <initializer_list>
 #include <utility>
 
+#include "deltacommit/core/ascii.h"
+
 namespace deltacommit {
 namespace {
 
@@ -21,8 +23,7 @@ StatusOr<std::optional<bool>> Bool(const Storage& storage,
                                    std::initializer_list<const char*> keys) {
   auto found = First(storage, keys);
   if (!found) return std::optional<bool>();
-  std::string v = found->second;
-  for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string v = AsciiLower(found->second);
   if (v == "true" || v == "1") return std::optional<bool>(true);
   if (v == "false" || v == "0") return std::optional<bool>(false);
   return InvalidArgumentError("storage option " + found->first + "=\"" + found->second +

@@ -1,9 +1,9 @@
 #include "deltacommit/table/dynamodb_settings.h"
 
-#include <cctype>
 #include <charconv>
 #include <cstdlib>
 
+#include "deltacommit/core/ascii.h"
 #include "deltacommit/table/aws_storage_options.h"
 
 namespace deltacommit {
@@ -38,8 +38,7 @@ StatusOr<int64_t> Positive(const std::string& key, const std::string& text) {
 StatusOr<bool> AutoCreate(const std::map<std::string, std::string>& options) {
   auto it = options.find("deltacommit.dynamodb.autocreate");
   if (it == options.end()) return false;
-  std::string v = it->second;
-  for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string v = AsciiLower(it->second);
   if (v == "true") return true;
   if (v == "false") return false;
   return InvalidArgumentError(std::string(kAutoCreateOption) + "=\"" + it->second +

@@ -1,6 +1,5 @@
 #include "table/service_access.h"
 
-#include <cctype>
 #include <charconv>
 #include <map>
 #include <memory>
@@ -8,6 +7,7 @@
 #include <string>
 
 #include "deltacommit/aws/session_credentials.h"
+#include "deltacommit/core/ascii.h"
 #include "deltacommit/logstore/coordinated_log_store.h"
 #include "deltacommit/logstore/service_log_store.h"
 #include "deltacommit/service_client/http_commit_service_client.h"
@@ -23,9 +23,8 @@ constexpr char kSessionDurationOption[] = "deltacommit.sts.durationSeconds";
 constexpr char kAssignVersionsOption[] = "deltacommit.service.assignVersions";
 
 std::optional<std::string> Option(const std::map<std::string, std::string>& storage,
-                                  std::string key) {
-  for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  auto it = storage.find(key);
+                                  std::string_view key) {
+  auto it = storage.find(AsciiLower(key));
   if (it == storage.end()) return std::nullopt;
   return it->second;
 }

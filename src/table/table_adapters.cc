@@ -1,7 +1,6 @@
 #include "deltacommit/table/table_adapters.h"
 
 #include <array>
-#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -12,6 +11,7 @@
 
 #include "deltacommit/aws/aws_config.h"
 #include "deltacommit/commit_coordinator.h"
+#include "deltacommit/core/ascii.h"
 #include "deltacommit/dynamodb/dynamodb_coordination_table.h"
 #include "deltacommit/logstore/object_store_log_store.h"
 #include "deltacommit/logstore/s3_conditional_log_store.h"
@@ -91,8 +91,7 @@ StatusOr<std::map<std::string, std::string>> CheckStorageOptions(
     const std::map<std::string, std::string>& options) {
   std::map<std::string, std::string> out;
   for (const auto& [given, value] : options) {
-    std::string key = given;
-    for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string key = AsciiLower(given);
     if (key.empty()) return InvalidArgumentError("--storage-option \"=" + value + "\": empty key");
     DC_RETURN_IF_ERROR(CheckOwnKey(key));
     out[key] = value;

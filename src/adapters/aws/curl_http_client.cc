@@ -30,7 +30,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -48,13 +47,7 @@ namespace deltacommit::aws {
 
 std::string HttpResponse::Header(std::string_view name) const {
   for (const auto& [key, value] : headers) {
-    if (key.size() == name.size() &&
-        std::equal(key.begin(), key.end(), name.begin(), [](char a, char b) {
-          return std::tolower(static_cast<unsigned char>(a)) ==
-                 std::tolower(static_cast<unsigned char>(b));
-        })) {
-      return value;
-    }
+    if (EqualsIgnoreCase(key, name)) return value;
   }
   return "";
 }

@@ -28,14 +28,6 @@ constexpr size_t kNpos = std::string_view::npos;
 
 // ---- Strings -------------------------------------------------------------
 
-char ToLowerAscii(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-std::string ToLowerAscii(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = ToLowerAscii(c);
-  return out;
-}
-
 bool IsSpaceOrTab(char c) { return c == ' ' || c == '\t'; }
 
 // Every piece between `sep`s, empty ones included ("" gives one empty piece).
@@ -272,7 +264,7 @@ struct CanonicalHeaders {
 CanonicalHeaders CanonicalizeHeaders(const HttpHeaders& headers) {
   std::vector<std::pair<std::string, std::string>> lowered;
   for (const auto& [name, value] : headers) {
-    std::string lower = ToLowerAscii(name);
+    std::string lower = AsciiLower(name);
     if (lower == "authorization") continue;
     lowered.emplace_back(std::move(lower), NormalizeHeaderValue(value));
   }
