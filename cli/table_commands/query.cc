@@ -1,5 +1,9 @@
 // `deltacommit query TABLE SQL`: runs SQL (DuckDB's dialect) over the
-// snapshot's active files, seen as a view named `t`.
+// snapshot's active files, seen as a view named `t`. Several statements run
+// in order and the last one answers; a statement that is not a query (COPY
+// ... TO, EXPLAIN, SET) runs as it is. The rows are printed as a table, as
+// CSV or as JSON lines (nested values as JSON, decimals exactly), or written
+// to a file with --output.
 #include <algorithm>
 #include <iostream>
 #include <memory>
@@ -20,6 +24,9 @@ struct QueryArgs {
   int64_t version = -1;
   bool json = false;
   bool csv = false;
+  std::string output;
+  std::string format;
+  bool overwrite = false;
   TableFlags table_flags;
 };
 
@@ -68,16 +75,33 @@ void PrintCsv(const QueryResult& r) {
   }
 }
 
+Status CheckFlags(const QueryArgs& args) {
+  if (args.json && args.csv) return InvalidArgumentError("--json and --csv exclude each other");
+  if (args.output.empty()) {
+    if (!args.format.empty()) return InvalidArgumentError("--format goes with --output FILE");
+    if (args.overwrite) return InvalidArgumentError("--overwrite goes with --output FILE");
+  } else if (args.json || args.csv) {
+    return InvalidArgumentError(
+        "--output writes a file; --json and --csv choose what is printed (use --format)");
+  }
+  return OkStatus();
+}
+
 int RunQuery(const QueryArgs& args) {
-  if (args.json && args.csv) return ReportError(InvalidArgumentError("--json and --csv exclude each other"));
+  if (Status flags = CheckFlags(args); !flags.ok()) return ReportError(flags);
   auto table = OpenCliTable(args.table, args.table_flags);
   if (!table.ok()) return ReportError(table.status());
   QueryOptions options;
   if (args.version >= 0) options.version = args.version;
   options.json_rows = args.json;
+  if (!args.output.empty()) {
+    options.output = QueryOutputFile{args.output, args.format, args.overwrite};
+  }
   auto result = table->Query(args.sql, options);
   if (!result.ok()) return ReportError(result.status());
-  if (args.json) {
+  if (result->rows_written) {
+    std::cout << "wrote " << *result->rows_written << " row(s) to " << args.output << "\n";
+  } else if (args.json) {
     for (const auto& row : result->rows) std::cout << Cell(row.at(0)) << "\n";
   } else if (args.csv) {
     PrintCsv(*result);
@@ -98,6 +122,12 @@ void RegisterQuery(CLI::App& app, int* exit_code) {
   cmd->add_option("--version", args->version, "Table version to read (default: latest)");
   cmd->add_flag("--json", args->json, "One JSON object per result row");
   cmd->add_flag("--csv", args->csv, "CSV with a header line");
+  cmd->add_option("--output", args->output,
+                  "Write the rows to this file (whole or not at all) instead of printing them");
+  cmd->add_option("--format", args->format,
+                  "The --output file's format: parquet, csv or json (JSON lines); default: "
+                  "from its extension");
+  cmd->add_flag("--overwrite", args->overwrite, "Let --output replace an existing file");
   AddTableOptions(cmd, &args->table_flags);
   cmd->callback([args, exit_code] { *exit_code = RunQuery(*args); });
 }

@@ -172,6 +172,8 @@ struct AppendResult {
 struct QueryOptions {
   std::optional<Version> version;  // unset: the latest (time travel otherwise)
   bool json_rows = false;          // one cell per row: the row as a JSON object
+  // Set: the rows go to this local file (QueryResult::rows_written).
+  std::optional<QueryOutputFile> output;
   // Memory DuckDB may use (e.g. "1GB"; empty: DuckDB's default, 80% of
   // RAM); beyond it, it spills to a private temporary directory (removed
   // afterwards), never the working directory.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import decimal
 import json
 import os
 import tempfile
@@ -118,12 +119,22 @@ class CheckReport:
 class QueryResult:
     """Rows of ``Table.query``: ``columns``, their DuckDB ``types``
     (``"BIGINT"``, ``"DECIMAL(38,10)"``, ...) and ``rows`` (tuples, values as
-    JSON gives them: int, float, str, bool, None, lists and dicts)."""
+    JSON gives them: int, float, str, bool, None, lists and dicts; a
+    ``DECIMAL`` column's values as :class:`decimal.Decimal`, every digit
+    kept). With ``output=``, ``rows`` is empty and ``rows_written`` says how
+    many rows went to the file."""
 
-    def __init__(self, columns: List[str], types: List[str], rows: List[Tuple[Any, ...]]):
+    def __init__(
+        self,
+        columns: List[str],
+        types: List[str],
+        rows: List[Tuple[Any, ...]],
+        rows_written: Optional[int] = None,
+    ):
         self.columns = columns
         self.types = types
         self.rows = rows
+        self.rows_written = rows_written
 
     def __iter__(self) -> Iterator[Tuple[Any, ...]]:
         return iter(self.rows)
@@ -396,11 +407,36 @@ class Table:
             snapshot,
         )
 
-    def query(self, sql: str, *, version: Optional[int] = None) -> QueryResult:
+    def query(
+        self,
+        sql: str,
+        *,
+        version: Optional[int] = None,
+        output: Optional[PathLike] = None,
+        format: Optional[str] = None,
+        overwrite: bool = False,
+    ) -> QueryResult:
         """Runs ``sql`` (DuckDB's dialect) over the active files, seen as a
-        view named ``t``. ``.to_pandas()`` on the result gives a DataFrame."""
-        columns, types, rows = self._native.query(sql, version, True)
-        return QueryResult(list(columns), list(types), [_row_values(cells[0]) for cells in rows])
+        view named ``t``. ``.to_pandas()`` on the result gives a DataFrame.
+
+        Several statements (``;``) run in order and the last one answers; a
+        statement that is not a query (``COPY ... TO``, ``EXPLAIN``, ``SET``)
+        runs as written. With ``output`` the rows go to that local file
+        (``format`` ``"parquet"``, ``"csv"`` or ``"json"`` lines; default: from
+        its extension), whole or not at all; an existing file is kept unless
+        ``overwrite``."""
+        columns, types, rows, written = self._native.query(
+            sql,
+            version,
+            True,
+            None if output is None else os.fspath(output),
+            format or "",
+            overwrite,
+        )
+        types = list(types)
+        return QueryResult(
+            list(columns), types, [_row_values(cells[0], types) for cells in rows], written
+        )
 
     # -- writing -----------------------------------------------------------
 
@@ -524,10 +560,26 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _row_values(text: Optional[str]) -> Tuple[Any, ...]:
-    # Pairs, not a dict: a query may name two columns alike.
-    pairs = json.loads(text or "{}", object_pairs_hook=_Pairs)
-    return tuple(_plain(v) for _, v in pairs)
+def _floats(value: Any) -> Any:
+    if isinstance(value, decimal.Decimal):
+        return float(value)
+    if isinstance(value, _Pairs):
+        return _Pairs((k, _floats(v)) for k, v in value)
+    if isinstance(value, list):
+        return [_floats(v) for v in value]
+    return value
+
+
+def _row_values(text: Optional[str], types: Sequence[str]) -> Tuple[Any, ...]:
+    # Pairs, not a dict: a query may name two columns alike. Numbers with a
+    # fraction are read as Decimal, every digit kept, and stay so in DECIMAL
+    # columns; elsewhere they become floats.
+    pairs = json.loads(text or "{}", object_pairs_hook=_Pairs, parse_float=decimal.Decimal)
+    values = []
+    for i, (_, v) in enumerate(pairs):
+        exact = i < len(types) and types[i].startswith("DECIMAL")
+        values.append(_plain(v if exact else _floats(v)))
+    return tuple(values)
 
 
 def create(

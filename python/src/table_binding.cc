@@ -340,15 +340,18 @@ void BindTableClass(py::module_& m) {
            })
       .def(
           "query",
-          [](PyTable& t, const std::string& sql, std::optional<Version> version, bool json_rows) {
+          [](PyTable& t, const std::string& sql, std::optional<Version> version, bool json_rows,
+             std::optional<std::string> output, const std::string& format, bool overwrite) {
             QueryOptions options;
             options.version = version;
             options.json_rows = json_rows;
+            if (output) options.output = QueryOutputFile{*output, format, overwrite};
             QueryResult result = Released(t, [&] { return t.table.Query(sql, options); });
             return std::make_tuple(std::move(result.columns), std::move(result.column_types),
-                                   std::move(result.rows));
+                                   std::move(result.rows), result.rows_written);
           },
-          py::arg("sql"), py::arg("version"), py::arg("json_rows"));
+          py::arg("sql"), py::arg("version"), py::arg("json_rows"), py::arg("output"),
+          py::arg("format"), py::arg("overwrite"));
 }
 
 }  // namespace

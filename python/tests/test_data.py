@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 
 import pytest
 
@@ -74,3 +75,34 @@ def test_appending_no_rows_commits_nothing(local_tables, tmp_path):
     assert table.version() == 0
     with pytest.raises(TypeError, match="append takes"):
         table.append(42)
+
+
+def test_query_keeps_every_digit_of_a_decimal(local_tables, tmp_path):
+    table = local_tables.new("id:long,amount:decimal(38,10),ratio:double")
+    table.append(write(tmp_path / "r.csv", "id,amount,ratio\n1,12345678901234567890.1234567890,0.5\n"))
+    result = table.query("SELECT amount, ratio, {'d': amount} AS s FROM t")
+    assert result.types[0] == "DECIMAL(38,10)"
+    assert result.rows == [(Decimal("12345678901234567890.1234567890"), 0.5,
+                            {"d": 12345678901234567890.1234567890})]
+    assert isinstance(result.rows[0][1], float)
+
+
+def test_query_writes_its_rows_to_a_file_whole(local_tables, tmp_path):
+    table = local_tables.new("id:long,region:string")
+    table.append(write(tmp_path / "r.csv", "id,region\n1,eu\n2,us\n3,eu\n"))
+    out = tmp_path / "eu.csv"
+    result = table.query("SELECT id FROM t WHERE region = 'eu' ORDER BY id", output=out)
+    assert result.rows_written == 2 and result.rows == []
+    assert out.read_text() == "id\n1\n3\n"
+    with pytest.raises(deltacommit.InvalidArgumentError, match="exists already"):
+        table.query("SELECT 1 AS x", output=out)
+    assert out.read_text() == "id\n1\n3\n"
+    replaced = table.query("SELECT 1 AS x", output=out, overwrite=True)
+    assert replaced.rows_written == 1 and out.read_text() == "x\n1\n"
+    parquet = tmp_path / "all.data"
+    assert table.query("SELECT * FROM t", output=parquet, format="parquet").rows_written == 3
+    back = table.query(f"SELECT count(*) AS n FROM read_parquet('{parquet}')")
+    assert back.rows == [(3,)]
+    copied = table.query(f"COPY (SELECT * FROM t) TO '{tmp_path / 'c.json'}' (FORMAT json)")
+    assert copied.rows == [(3,)]
+    assert len((tmp_path / "c.json").read_text().splitlines()) == 3

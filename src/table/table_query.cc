@@ -36,7 +36,8 @@ StatusOr<QueryResult> Table::Query(const std::string& sql, QueryOptions options)
   if (!handler.ok()) return handler.status().WithContext("memory limit");
   const Metadata& m = (*snapshot)->metadata();
   StatusOr<QueryResult> result =
-      (*handler)->Query({m.schema_string, m.partition_columns}, files, sql, options.json_rows);
+      (*handler)->Query({m.schema_string, m.partition_columns}, files, sql,
+                        QueryShape{options.json_rows, options.output});
   if (!result.ok()) return result.status().WithContext(context);
   return result;
 }

@@ -239,6 +239,52 @@ TEST_F(CliDataTest, CreateFromInfersTheSchema) {
   EXPECT_NE(neither.err.find("--schema or --from"), std::string::npos) << neither.err;
 }
 
+TEST_F(CliDataTest, QueryWritesFilesRunsCopyAsWrittenAndPrintsEachErrorOnce) {
+  Create(table_, "id:long,amount:decimal(38,10)");
+  ASSERT_EQ(RunCli({"append", table_,
+                    Input("a.csv", "id,amount\n1,12345678901234567890.1234567890\n2,0.5\n")})
+                .exit_code,
+            0);
+  // The issue's own example: a COPY statement runs as written.
+  const std::string copied = dir_ + "/copied.parquet";
+  CliResult copy = RunCli(
+      {"query", table_, "COPY (SELECT * FROM t) TO '" + copied + "' (FORMAT parquet)"});
+  ASSERT_EQ(copy.exit_code, 0) << copy.err;
+  EXPECT_EQ(Query(table_, "SELECT count(*), max(amount) FROM read_parquet('" + copied + "')"),
+            std::vector<std::string>{"2,12345678901234567890.1234567890"});
+  // --output: the format from the extension, the file whole, never replaced
+  // unless asked.
+  const std::string out = dir_ + "/out.jsonl";
+  CliResult wrote = RunCli({"query", table_, "SELECT id, [id] AS l FROM t ORDER BY id",
+                            "--output", out});
+  ASSERT_EQ(wrote.exit_code, 0) << wrote.err;
+  EXPECT_EQ(wrote.out, "wrote 2 row(s) to " + out + "\n");
+  std::ifstream lines(out);
+  std::string first;
+  std::getline(lines, first);
+  EXPECT_EQ(first, R"({"id":1,"l":[1]})");
+  CliResult again = RunCli({"query", table_, "SELECT 1", "--output", out});
+  EXPECT_EQ(again.exit_code, 2);
+  EXPECT_NE(again.err.find("exists already"), std::string::npos) << again.err;
+  EXPECT_NE(again.err.find("--overwrite"), std::string::npos) << again.err;
+  EXPECT_EQ(RunCli({"query", table_, "SELECT 7 AS x", "--output", out, "--overwrite"}).exit_code,
+            0);
+  EXPECT_EQ(Query(table_, "SELECT x FROM read_json('" + out + "')"),
+            std::vector<std::string>{"7"});
+  // --json keeps every digit; the table nested values as JSON.
+  CliResult json = RunCli({"query", table_, "SELECT amount FROM t WHERE id = 1", "--json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_EQ(json.out, "{\"amount\":12345678901234567890.1234567890}\n");
+  EXPECT_EQ(Query(table_, "SELECT {'k': [id]} FROM t WHERE id = 2"),
+            std::vector<std::string>{R"("{""k"":[2]}")"});
+  // A bad statement: DuckDB's message about the SQL as written, once.
+  CliResult bad = RunCli({"query", table_, "SELEC id FROM t"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("LINE 1: SELEC id FROM t"), std::string::npos) << bad.err;
+  EXPECT_EQ(bad.err.find("LINE 1"), bad.err.rfind("LINE 1")) << bad.err;
+  EXPECT_EQ(bad.err.find("error:"), bad.err.rfind("error:")) << bad.err;
+}
+
 TEST_F(CliDataTest, ColumnMappingIsRefusedByAppendAndQuery) {
   ASSERT_EQ(RunCli({"create", table_, "--schema", "id:long", "--property",
                     "delta.columnMapping.mode=name"})

@@ -70,7 +70,7 @@ TEST_F(DataBoundedTest, ABigPartitionIsCutIntoFilesWithTheirOwnStats) {
         << f.table_key;
     // Each file's stats are its own rows'.
     auto q = (*handler)->Query(layout, {{f.local_path, f.partition_values}},
-                               "SELECT count(*), min(id), max(id) FROM t", false);
+                               "SELECT count(*), min(id), max(id) FROM t", {});
     ASSERT_TRUE(q.ok()) << q.status().ToString();
     const auto stats = nlohmann::json::parse(f.stats);
     EXPECT_EQ(std::to_string(stats["numRecords"].get<int64_t>()), *q->rows[0][0]) << f.table_key;

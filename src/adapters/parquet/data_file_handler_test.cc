@@ -86,14 +86,15 @@ TEST_F(DataFileHandlerTest, PartitionedCsvGivesOneFilePerValueWithStats) {
   EXPECT_FALSE(k["minValues"].contains("name"));  // all null: no min
 
   auto result = handler_->Query(partitioned_, Scan(*files),
-                                "SELECT count(*), sum(id), sum(amount) FROM t", false);
+                                "SELECT count(*), sum(id), sum(amount) FROM t", {});
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   ASSERT_EQ(result->rows.size(), 1u);
   EXPECT_EQ(result->rows[0][0], "6");
   EXPECT_EQ(result->rows[0][1], "21");
   EXPECT_EQ(result->rows[0][2], "17.75");
   auto values = handler_->Query(partitioned_, Scan(*files),
-                                "SELECT string_agg(coalesce(p, 'NULL'), '|' ORDER BY id) FROM t", false);
+                                "SELECT string_agg(coalesce(p, 'NULL'), '|' ORDER BY id) FROM t",
+                                {});
   ASSERT_TRUE(values.ok()) << values.status().ToString();
   EXPECT_EQ(values->rows[0][0], "a b|x/y|k=v|50%|NULL|a b");
 }
@@ -117,7 +118,7 @@ TEST_F(DataFileHandlerTest, TypedPartitionValuesAreSerializedAndReadBackTyped) {
   EXPECT_EQ(by_id["1"].at("n"), "1");
   EXPECT_EQ(by_id["2"].at("ts"), std::nullopt);
   auto result = handler_->Query(layout, Scan(*files),
-                                "SELECT id, ts, n + 1 FROM t ORDER BY id", false);
+                                "SELECT id, ts, n + 1 FROM t ORDER BY id", {});
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   ASSERT_EQ(result->rows.size(), 2u);
   EXPECT_EQ(result->rows[0][1], "2024-01-01 10:00:00.5+00");
@@ -141,7 +142,8 @@ TEST_F(DataFileHandlerTest, JsonLinesAndParquetInputs) {
   ASSERT_TRUE(again.ok()) << again.status().ToString();
   auto files = *json;
   files.insert(files.end(), again->begin(), again->end());
-  auto result = handler_->Query(flat, Scan(files), "SELECT count(*), sum(id) FROM t", true);
+  auto result = handler_->Query(flat, Scan(files), "SELECT count(*), sum(id) FROM t",
+                                QueryShape{true, {}});
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   ASSERT_EQ(result->rows.size(), 1u);
   const auto row = nlohmann::json::parse(*result->rows[0][0]);
@@ -200,7 +202,7 @@ TEST_F(DataFileHandlerTest, StatsCoverTheConfiguredNumberOfDataColumns) {
 }
 
 TEST_F(DataFileHandlerTest, EmptyTableQueriesToNoRows) {
-  auto result = handler_->Query(partitioned_, {}, "SELECT count(*) FROM t", false);
+  auto result = handler_->Query(partitioned_, {}, "SELECT count(*) FROM t", {});
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   EXPECT_EQ(result->rows[0][0], "0");
 }

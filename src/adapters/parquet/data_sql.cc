@@ -124,7 +124,10 @@ StatusOr<TextRows> Connection::Query(const std::string& sql, std::string_view wh
   }
   TextRows out;
   const idx_t columns = duckdb_column_count(result.out());
-  for (idx_t c = 0; c < columns; ++c) out.columns.emplace_back(duckdb_column_name(result.out(), c));
+  for (idx_t c = 0; c < columns; ++c) {
+    out.columns.emplace_back(duckdb_column_name(result.out(), c));
+    out.types.push_back(duckdb_column_type(result.out(), c));
+  }
   const idx_t rows = duckdb_row_count(result.out());
   out.rows.reserve(rows);
   for (idx_t r = 0; r < rows; ++r) {
@@ -142,6 +145,37 @@ StatusOr<TextRows> Connection::Query(const std::string& sql, std::string_view wh
     out.rows.push_back(std::move(row));
   }
   return out;
+}
+
+StatusOr<bool> Connection::IsQuery(const std::string& statement, std::string_view what) {
+  duckdb_extracted_statements extracted = nullptr;
+  const idx_t count = duckdb_extract_statements(connection_, statement.c_str(), &extracted);
+  struct Extracted {
+    duckdb_extracted_statements* handle;
+    ~Extracted() { duckdb_destroy_extracted(handle); }
+  } owner{&extracted};
+  if (count == 0) {
+    const char* error = duckdb_extract_statements_error(extracted);
+    return InvalidArgumentError(std::string(what) + ": " +
+                                (error != nullptr ? error : "no SQL statement"));
+  }
+  // DuckDB rewrites some queries into several statements of its own (PIVOT
+  // first creates an enum type), whose last one cannot be bound before the
+  // first has run: those are queries.
+  if (count > 1) return true;
+  duckdb_prepared_statement prepared = nullptr;
+  const bool ok =
+      duckdb_prepare_extracted_statement(connection_, extracted, 0, &prepared) == DuckDBSuccess;
+  const duckdb_statement_type type = ok ? duckdb_prepared_statement_type(prepared)
+                                        : DUCKDB_STATEMENT_TYPE_INVALID;
+  std::string error;
+  if (!ok) {
+    const char* message = duckdb_prepare_error(prepared);
+    error = message != nullptr ? message : "unknown DuckDB error";
+  }
+  duckdb_destroy_prepare(&prepared);
+  if (!ok) return InvalidArgumentError(std::string(what) + ": " + error);
+  return type == DUCKDB_STATEMENT_TYPE_SELECT;
 }
 
 std::string SqlString(std::string_view text) {

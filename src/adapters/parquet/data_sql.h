@@ -18,9 +18,10 @@
 
 namespace deltacommit::data_internal {
 
-// Rows of text cells (nullopt for NULL), with the column names.
+// Rows of text cells (nullopt for NULL), with the column names and types.
 struct TextRows {
   std::vector<std::string> columns;
+  std::vector<duckdb_type> types;
   std::vector<std::vector<std::optional<std::string>>> rows;
 };
 
@@ -65,6 +66,13 @@ class Connection {
   Status Exec(const std::string& sql, std::string_view what, const Progress& progress = {});
   StatusOr<TextRows> Query(const std::string& sql, std::string_view what,
                            const Progress& progress = {});
+  // Whether `statement` (one, as the user wrote it) is a query whose rows
+  // can be read as a subquery (SELECT, also DESCRIBE, SHOW, SUMMARIZE,
+  // PIVOT) rather than a statement of its own (COPY, EXPLAIN, SET, CREATE,
+  // ...). It is parsed and bound, not run: kInvalidArgument carries DuckDB's
+  // message about the statement as written, once (duckdb_query repeats the
+  // line of a parser error, and would name our wrapping of it).
+  StatusOr<bool> IsQuery(const std::string& statement, std::string_view what);
 
  private:
   Connection() = default;

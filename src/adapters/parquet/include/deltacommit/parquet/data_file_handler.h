@@ -56,7 +56,7 @@ class DuckDbDataFileHandler : public DataFileHandler {
                                                         const std::string& staging_dir) override;
   StatusOr<std::string> InferSchemaString(const DataInput& sample) override;
   StatusOr<QueryResult> Query(const TableLayout& layout, const std::vector<ScanFile>& files,
-                              const std::string& sql, bool json_rows) override;
+                              const std::string& sql, const QueryShape& shape) override;
 
  private:
   DuckDbDataFileHandler(std::unique_ptr<data_internal::Database> db, const DuckDbOptions& options);

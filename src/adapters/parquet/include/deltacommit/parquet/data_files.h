@@ -82,12 +82,13 @@ class DataFileHandler {
   // naming a column whose type has no Delta equivalent.
   virtual StatusOr<std::string> InferSchemaString(const DataInput& sample) = 0;
 
-  // Runs `sql` with a view `t` over `files` (the table's columns in schema
-  // order, partition columns typed from partitionValues).
+  // Runs `sql` (one or more statements; the last one's result is the
+  // answer) with a view `t` over `files` (the table's columns in schema
+  // order, partition columns typed from partitionValues), answering as
+  // `shape` says.
   virtual StatusOr<QueryResult> Query(const TableLayout& layout,
                                       const std::vector<ScanFile>& files,
-                                      const std::string& sql,
-                                      bool json_rows) = 0;
+                                      const std::string& sql, const QueryShape& shape) = 0;
 };
 
 }  // namespace deltacommit
