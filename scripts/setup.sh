@@ -9,6 +9,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev googletest libbenchmark-dev
   libcurl4-openssl-dev libssl-dev libpugixml-dev libsqlite3-dev
   libboost1.81-dev libtomlplusplus-dev
+  libroaring-dev zlib1g-dev  # deletion vectors: Roaring bitmaps and their CRC-32
   ccache       # scripts/build.sh compiles through it when present
   lld          # the linker CMakeLists.txt uses when present (faster than GNU ld)
   awscli python3-yaml

@@ -32,6 +32,12 @@ namespace deltacommit {
 Status CheckActionPath(std::string_view table_uri, std::string_view field,
                        std::string_view path);
 
+// CheckActionPath, then the key under the table root of the file `path`
+// names, percent-decoded: "p=1/a b.parquet" for "p=1/a%20b.parquet", and
+// for "s3://b/t/p=1/a%20b.parquet" in the table "s3://b/t".
+StatusOr<std::string> ActionPathKey(std::string_view table_uri, std::string_view field,
+                                    std::string_view path);
+
 // CheckActionPath for every file `action` names: add, remove and cdc paths
 // and an absolute ("p") deletion vector. OK for actions that name none.
 Status CheckActionPaths(std::string_view table_uri, const Action& action);
@@ -73,7 +79,8 @@ class CommitChecker {
   // REQUIRES: every action was added. `base.table_uri` is not consulted.
   Status Finish(const CommitBase& base) const;
   // Whether Finish consults the table's protocol and metadata for these
-  // actions (a protocol action, a data-changing remove, domainMetadata).
+  // actions (a protocol action, a data-changing remove, domainMetadata, a
+  // deletion vector).
   bool NeedsTableState() const;
 
  private:
@@ -84,6 +91,7 @@ class CommitChecker {
   std::set<FileKey> adds_, removes_;
   std::set<std::string, std::less<>> app_ids_;
   std::optional<std::string> first_data_remove_;  // its path
+  std::optional<std::string> first_deletion_vector_;  // the add or remove, and its path
   std::vector<std::string> domains_;
 };
 

@@ -144,12 +144,18 @@ Status CommitChecker::Add(const Action& action) {
       return InvalidArgumentError("add \"" + Shown(add->path) +
                                   "\": file added twice in one commit");
     }
+    if (add->deletion_vector && !first_deletion_vector_) {
+      first_deletion_vector_ = "add \"" + Shown(add->path) + "\"";
+    }
   } else if (const auto* remove = std::get_if<RemoveFile>(&action)) {
     if (!removes_.insert(KeyOf(*remove)).second) {
       return InvalidArgumentError("remove \"" + Shown(remove->path) +
                                   "\": file removed twice in one commit");
     }
     if (remove->data_change && !first_data_remove_) first_data_remove_ = remove->path;
+    if (remove->deletion_vector && !first_deletion_vector_) {
+      first_deletion_vector_ = "remove \"" + Shown(remove->path) + "\"";
+    }
   }
   return OkStatus();
 }
@@ -185,7 +191,8 @@ Status CheckSystemDomain(std::string_view domain, const Protocol* protocol) {
 }  // namespace
 
 bool CommitChecker::NeedsTableState() const {
-  return protocol_.has_value() || first_data_remove_.has_value() || !domains_.empty();
+  return protocol_.has_value() || first_data_remove_.has_value() || !domains_.empty() ||
+         first_deletion_vector_.has_value();
 }
 
 // The rules that depend on the table's protocol and metadata after the
@@ -205,6 +212,14 @@ Status CommitChecker::Finish(const CommitBase& base) const {
     return InvalidArgumentError("remove \"" + Shown(*first_data_remove_) +
                                 "\": the table is append-only (delta.appendOnly=true)");
   }
+  // A deletion vector hides rows from readers that know the feature; one
+  // that does not would read them all.
+  if (first_deletion_vector_ && protocol != nullptr &&
+      !IsFeatureEnabled(*protocol, "deletionVectors")) {
+    return InvalidArgumentError(*first_deletion_vector_ +
+                                ": carries a deletion vector, but the table does not support "
+                                "the deletionVectors feature");
+  }
   for (const std::string& domain : domains_) {
     if (domain.starts_with("delta.")) {
       DC_RETURN_IF_ERROR(CheckSystemDomain(domain, protocol));
@@ -218,26 +233,33 @@ Status CommitChecker::Finish(const CommitBase& base) const {
   return OkStatus();
 }
 
-Status CheckActionPath(std::string_view table_uri, std::string_view field,
-                       std::string_view path) {
+StatusOr<std::string> ActionPathKey(std::string_view table_uri, std::string_view field,
+                                    std::string_view path) {
   if (path.empty()) return InvalidArgumentError(std::string(field) + ": empty");
   if (HasControlCharacter(path)) return Refuse(field, path, "contains a control character");
   // A ':' before the first '/' is a URI scheme: relative paths are
   // URI-encoded, so theirs would be written %3A.
+  std::string relative(path);
   const size_t colon = path.find(':');
-  if (colon == std::string_view::npos || colon > path.find('/')) {
-    return CheckRelative(field, path, path);
+  if (colon != std::string_view::npos && colon < path.find('/')) {
+    if (table_uri.empty()) {
+      return Refuse(field, path, "is an absolute URI: name files relative to the table root");
+    }
+    const std::string absolute = NormaliseScheme(path);
+    const std::string root = NormaliseScheme(table_uri) + "/";
+    if (!absolute.starts_with(root)) {
+      return Refuse(field, path, "is outside the table " + std::string(table_uri) +
+                                     ": absolute paths must start with " + root);
+    }
+    relative = absolute.substr(root.size());
   }
-  if (table_uri.empty()) {
-    return Refuse(field, path, "is an absolute URI: name files relative to the table root");
-  }
-  const std::string absolute = NormaliseScheme(path);
-  const std::string root = NormaliseScheme(table_uri) + "/";
-  if (!absolute.starts_with(root)) {
-    return Refuse(field, path, "is outside the table " + std::string(table_uri) +
-                                   ": absolute paths must start with " + root);
-  }
-  return CheckRelative(field, path, std::string_view(absolute).substr(root.size()));
+  DC_RETURN_IF_ERROR(CheckRelative(field, path, relative));
+  return PercentDecode(relative);
+}
+
+Status CheckActionPath(std::string_view table_uri, std::string_view field,
+                       std::string_view path) {
+  return ActionPathKey(table_uri, field, path).status();
 }
 
 Status CheckActionPaths(std::string_view table_uri, const Action& action) {

@@ -197,6 +197,31 @@ TEST(CheckCommitActionsTest, AppendOnlyAndDomainRulesUseTheTablesState) {
               HasSubstr("does not support the domainMetadata feature"));
 }
 
+TEST(CheckCommitActionsTest, DeletionVectorsNeedTheTablesFeature) {
+  AddFile add = Add("a.parquet");
+  add.deletion_vector = DeletionVectorDescriptor{"i", "0000000000", std::nullopt, 8, 1, {}};
+  RemoveFile remove = Remove("b.parquet");
+  remove.deletion_vector = add.deletion_vector;
+  const Protocol plain{1, 2, std::nullopt, std::nullopt, {}};
+  const Protocol dvs{3, 7, std::vector<std::string>{"deletionVectors"},
+                     std::vector<std::string>{"deletionVectors"}, {}};
+  const Metadata metadata = SomeMetadata();
+  EXPECT_THAT(Check({kTable, false, &plain, &metadata}, {add}).message(),
+              HasSubstr("add \"a.parquet\": carries a deletion vector, but the table does not "
+                        "support the deletionVectors feature"));
+  EXPECT_THAT(Check({kTable, false, &plain, &metadata}, {remove}).message(),
+              HasSubstr("remove \"b.parquet\": carries a deletion vector"));
+  EXPECT_TRUE(Check({kTable, false, &dvs, &metadata}, {remove, add}).ok());
+  // A commit that adds the feature may carry DVs with it.
+  const Protocol upgrade{3, 7, std::vector<std::string>{"deletionVectors"},
+                         std::vector<std::string>{"appendOnly", "invariants", "deletionVectors"},
+                         {}};
+  EXPECT_TRUE(Check({kTable, false, &plain, &metadata}, {upgrade, add}).ok());
+  CommitChecker checker(kTable);
+  ASSERT_TRUE(checker.Add(add).ok());
+  EXPECT_TRUE(checker.NeedsTableState());
+}
+
 TEST(CommitCheckerTest, SaysWhenItNeedsTheTablesState) {
   CommitChecker adds(kTable);
   ASSERT_TRUE(adds.Add(Add("a.parquet")).ok());

@@ -88,22 +88,13 @@ Status DownloadDataFile(ObjectStore& store, const AddFile& add, const std::strin
   return OkStatus();
 }
 
-Status CheckDataCommandSupported(const Snapshot& snapshot, bool deletion_vectors,
-                                 std::string_view command) {
+Status CheckDataCommandSupported(const Snapshot& snapshot, std::string_view command) {
   const auto& config = snapshot.metadata().configuration;
   if (auto it = config.find("delta.columnMapping.mode");
       it != config.end() && it->second != "none") {
     return UnimplementedError(std::string(command) +
                               ": the table uses column mapping (delta.columnMapping.mode=" +
                               it->second + "), which this command does not support");
-  }
-  if (!deletion_vectors) return OkStatus();
-  for (const auto& [key, add] : snapshot.active_files()) {
-    if (add.deletion_vector) {
-      return UnimplementedError(std::string(command) + ": data file " + add.path +
-                                " has a deletion vector, which this command does not apply; "
-                                "refusing rather than returning deleted rows");
-    }
   }
   return OkStatus();
 }

@@ -1,6 +1,7 @@
 // Table::Query: the data path of `deltacommit query`. DuckDB reads local
 // files only, so the snapshot's active files are fetched into a private
-// staging directory (removed afterwards) and read there as the view `t`.
+// staging directory (removed afterwards) and read there as the view `t`,
+// less the rows their deletion vectors remove.
 #include <memory>
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "deltacommit/table.h"
 #include "deltacommit/table/data_staging.h"
 #include "deltacommit/table/table_adapters.h"
+#include "table/deletion_vectors.h"
 
 namespace deltacommit {
 
@@ -17,14 +19,21 @@ StatusOr<QueryResult> Table::Query(const std::string& sql, QueryOptions options)
   StatusOr<std::shared_ptr<const deltacommit::Snapshot>> snapshot =
       options.version ? SnapshotAt(*options.version) : Snapshot();
   if (!snapshot.ok()) return snapshot.status();
-  DC_RETURN_IF_ERROR(CheckDataCommandSupported(**snapshot, true, "query"));
+  DC_RETURN_IF_ERROR(CheckDataCommandSupported(**snapshot, "query"));
   DC_ASSIGN_OR_RETURN(StagingDir staging, StagingDir::Create());
   std::vector<ScanFile> files;
+  DeletionVectorReader deletion_vectors(*adapters().store, adapters().ActionUri());
   for (const auto& [key, add] : (*snapshot)->active_files()) {
     ScanFile file{staging.path() + "/" + std::to_string(files.size()) + ".parquet",
-                  add.partition_values};
+                  add.partition_values, {}};
     if (Status fetched = DownloadDataFile(*adapters().store, add, file.local_path); !fetched.ok()) {
       return fetched.WithContext(context);
+    }
+    if (add.deletion_vector) {
+      StatusOr<std::vector<uint64_t>> deleted =
+          deletion_vectors.DeletedRows(*add.deletion_vector, add.path);
+      if (!deleted.ok()) return deleted.status().WithContext(context);
+      file.deleted_rows = std::move(*deleted);
     }
     files.push_back(std::move(file));
   }

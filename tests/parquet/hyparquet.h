@@ -35,12 +35,11 @@ inline std::optional<std::string> HyparquetUnavailable() {
   return std::nullopt;
 }
 
-// {"schema": [...], "rows": [...]} as tests/parquet/read_parquet.mjs prints
-// it for the local `file`; a failed read fails the test and gives null.
-inline nlohmann::json ReadWithHyparquet(const std::string& file) {
-  const std::string command = "node " + std::string(DC_SOURCE_DIR) +
-                              "/tests/parquet/read_parquet.mjs '" + HyparquetDir() + "' '" +
-                              file + "'";
+// What tests/parquet/SCRIPT prints (JSON) when node runs it on hyparquet
+// and `argument`; a failed run fails the test and gives null.
+inline nlohmann::json RunScript(const std::string& script, const std::string& argument) {
+  const std::string command = "node " + std::string(DC_SOURCE_DIR) + "/tests/parquet/" + script +
+                              " '" + HyparquetDir() + "' '" + argument + "'";
   std::string out;
   FILE* pipe = ::popen(command.c_str(), "r");
   if (pipe == nullptr) {
@@ -55,6 +54,19 @@ inline nlohmann::json ReadWithHyparquet(const std::string& file) {
   auto j = nlohmann::json::parse(out, nullptr, false);
   EXPECT_FALSE(j.is_discarded()) << out;
   return j;
+}
+
+// {"schema": [...], "rows": [...]} as tests/parquet/read_parquet.mjs prints
+// it for the local `file`.
+inline nlohmann::json ReadWithHyparquet(const std::string& file) {
+  return RunScript("read_parquet.mjs", file);
+}
+
+// {"rows": [...]}: the rows of the files `files_json` lists, less those
+// their deletion vectors remove, as tests/parquet/read_table_rows.mjs reads
+// them.
+inline nlohmann::json ReadTableRowsWithHyparquet(const std::string& files_json) {
+  return RunScript("read_table_rows.mjs", files_json);
 }
 
 }  // namespace deltacommit::hyparquet

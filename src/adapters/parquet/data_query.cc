@@ -68,8 +68,25 @@ StatusOr<std::string> ViewSql(Connection& connection, const std::vector<TableCol
       add("d." + SqlIdent(c.name), c);
     }
   }
-  return "SELECT " + select + " FROM read_parquet([" + list +
-         "], filename = '__dc_file', union_by_name = true) d JOIN __dc_files f USING (__dc_file)";
+  // Rows that deletion vectors remove are left out by an anti join on the
+  // file and the row's index in it.
+  bool deletions = false;
+  for (const ScanFile& f : files) deletions = deletions || !f.deleted_rows.empty();
+  std::string from = "read_parquet([" + list + "], filename = '__dc_file', union_by_name = true" +
+                     (deletions ? ", file_row_number = true" : "") +
+                     ") d JOIN __dc_files f USING (__dc_file)";
+  if (deletions) {
+    DC_RETURN_IF_ERROR(
+        connection.Exec("CREATE TEMP TABLE __dc_deleted (__dc_file VARCHAR, __dc_row BIGINT)",
+                        "query: preparing the deleted rows"));
+    for (const ScanFile& f : files) {
+      if (f.deleted_rows.empty()) continue;
+      DC_RETURN_IF_ERROR(connection.AppendRows("__dc_deleted", f.local_path, f.deleted_rows));
+    }
+    from += " ANTI JOIN __dc_deleted x ON x.__dc_file = d.__dc_file AND x.__dc_row = "
+            "d.file_row_number";
+  }
+  return "SELECT " + select + " FROM " + from;
 }
 
 // A query as a subquery of ours, on lines of its own so that a trailing

@@ -178,6 +178,33 @@ StatusOr<bool> Connection::IsQuery(const std::string& statement, std::string_vie
   return type == DUCKDB_STATEMENT_TYPE_SELECT;
 }
 
+Status Connection::AppendRows(const std::string& table, std::string_view text,
+                              const std::vector<uint64_t>& numbers) {
+  duckdb_appender appender = nullptr;
+  auto failed = [&](std::string_view step) {
+    const char* error = appender != nullptr ? duckdb_appender_error(appender) : nullptr;
+    Status status = InvalidArgumentError("appending to " + table + " (" + std::string(step) +
+                                         "): " + (error != nullptr ? error : "unknown error"));
+    duckdb_appender_destroy(&appender);
+    return status;
+  };
+  if (duckdb_appender_create_ext(connection_, "temp", "main", table.c_str(), &appender) !=
+      DuckDBSuccess) {
+    return failed("opening");
+  }
+  for (const uint64_t n : numbers) {
+    if (n > static_cast<uint64_t>(INT64_MAX) ||
+        duckdb_append_varchar_length(appender, text.data(), text.size()) != DuckDBSuccess ||
+        duckdb_append_int64(appender, static_cast<int64_t>(n)) != DuckDBSuccess ||
+        duckdb_appender_end_row(appender) != DuckDBSuccess) {
+      return failed("row " + std::to_string(n));
+    }
+  }
+  if (duckdb_appender_close(appender) != DuckDBSuccess) return failed("closing");
+  duckdb_appender_destroy(&appender);
+  return OkStatus();
+}
+
 std::string SqlString(std::string_view text) {
   std::string out = "'";
   for (const char c : text) {

@@ -7,6 +7,7 @@
 
 #include <duckdb.h>
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -73,6 +74,12 @@ class Connection {
   // message about the statement as written, once (duckdb_query repeats the
   // line of a parser error, and would name our wrapping of it).
   StatusOr<bool> IsQuery(const std::string& statement, std::string_view what);
+  // Appends a row (`text`, n) for each n of `numbers` to `table`, a temp
+  // table of this connection with a VARCHAR and a BIGINT column, through
+  // DuckDB's appender (no SQL text per row). kInvalidArgument naming
+  // `table` and DuckDB's message.
+  Status AppendRows(const std::string& table, std::string_view text,
+                    const std::vector<uint64_t>& numbers);
 
  private:
   Connection() = default;

@@ -51,9 +51,7 @@ Status UploadFile(ObjectStore& store, const std::string& path, const std::string
 Status DownloadDataFile(ObjectStore& store, const AddFile& add, const std::string& local);
 
 // Refuses what the data commands do not handle, naming it: column mapping
-// (data files use physical names) and, with `deletion_vectors`, files with
-// deletion vectors (rows deleted from them would still be read).
-Status CheckDataCommandSupported(const Snapshot& snapshot, bool deletion_vectors,
-                                 std::string_view command);
+// (data files use physical names).
+Status CheckDataCommandSupported(const Snapshot& snapshot, std::string_view command);
 
 }  // namespace deltacommit

@@ -60,6 +60,8 @@ struct WrittenDataFile {
 struct ScanFile {
   std::string local_path;
   NullableStringMap partition_values;
+  // Rows (indexes from 0 in the file) its deletion vector removes.
+  std::vector<uint64_t> deleted_rows;
 };
 
 

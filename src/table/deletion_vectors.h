@@ -1,0 +1,64 @@
+// Deletion vectors (the protocol's "Deletion Vectors" and "Deletion Vector
+// Format"): which rows of a data file a DV marks deleted, read from the log
+// (inline, `i`) or from a DV file of the table (`u`: a UUID, `p`: an
+// absolute path), with every check the format allows: the file's version
+// byte, the DV's size and place in the file, its CRC-32, the bitmap's magic
+// number and bucket keys, and the cardinality the descriptor states.
+//
+// Thread-safety: a DeletionVectorReader serves one thread.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "deltacommit/actions.h"
+#include "deltacommit/object_store.h"
+#include "deltacommit/status.h"
+
+namespace deltacommit {
+
+// Z85 (the protocol's Base85 variant): 5 characters per 4 bytes, big endian.
+// kInvalidArgument for a length that is not a multiple of 5 or a character
+// outside the alphabet.
+StatusOr<std::string> Z85Decode(std::string_view text);
+std::string Z85Encode(std::string_view bytes);  // bytes padded with zeros to a multiple of 4
+
+// The key under the table of a `u` DV's file:
+// "<random prefix>/deletion_vector_<uuid>.bin" (no prefix: at the root).
+StatusOr<std::string> DeletionVectorFileKey(const DeletionVectorDescriptor& dv);
+
+// The row indexes of a serialized RoaringBitmapArray (magic number, then a
+// 64-bit Roaring bitmap in the portable format), ascending; there must be
+// `cardinality` of them (checked before they are listed).
+// kInvalidArgument naming what is wrong.
+StatusOr<std::vector<uint64_t>> DecodeRoaringBitmapArray(std::string_view bytes,
+                                                         int64_t cardinality);
+
+// Reads the DVs of a table's files; a DV file is fetched once however many
+// DVs it holds.
+class DeletionVectorReader {
+ public:
+  // `table_uri`: the table's location as its actions' absolute paths spell
+  // it ("s3://b/t", "file:///data/t").
+  DeletionVectorReader(ObjectStore& store, std::string table_uri)
+      : store_(store), table_uri_(std::move(table_uri)) {}
+
+  // The rows `dv` deletes from `data_file` (named in errors), ascending;
+  // kInvalidArgument naming the data file and what is wrong with its DV,
+  // kNotFound when its file is missing.
+  StatusOr<std::vector<uint64_t>> DeletedRows(const DeletionVectorDescriptor& dv,
+                                              std::string_view data_file);
+
+ private:
+  StatusOr<std::string> StoredBytes(const DeletionVectorDescriptor& dv);
+  StatusOr<std::string_view> FileBytes(const std::string& key);
+
+  ObjectStore& store_;
+  std::string table_uri_;
+  std::map<std::string, std::string> files_;  // DV files fetched, by key
+};
+
+}  // namespace deltacommit

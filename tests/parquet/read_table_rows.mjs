@@ -1,0 +1,161 @@
+// The rows of a Delta table's active files as an independent reader sees
+// them: each data file read with hyparquet (plain JavaScript, no DuckDB),
+// its partition values added from the log, and the rows its deletion vector
+// removes left out. The deletion vectors are decoded here, from the
+// protocol's text (Z85, the DV file's frame and CRC-32, the
+// RoaringBitmapArray and Roaring's portable format), sharing no code with
+// the C++ reader under test.
+//
+// usage: node read_table_rows.mjs HYPARQUET_DIR FILES_JSON
+// FILES_JSON: {"root": "/local/table/dir", "files": [{"path": "p=1/a.parquet"
+// (URI-encoded, relative), "partitionValues": {...}, "deletionVector":
+// {...} or absent}]}. Prints {"rows": [...]} (INT64 as numbers when exact,
+// else strings). Exits 1 with a message on stderr on failure.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+
+const Z85 = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#'
+
+function z85Decode(text) {
+  if (text.length % 5 !== 0) throw new Error(`Z85 length ${text.length}`)
+  const out = []
+  for (let i = 0; i < text.length; i += 5) {
+    let value = 0
+    for (let j = i; j < i + 5; j++) {
+      const digit = Z85.indexOf(text[j])
+      if (digit < 0) throw new Error(`Z85 character ${text[j]}`)
+      value = value * 85 + digit
+    }
+    out.push((value >>> 24) & 0xff, (value >>> 16) & 0xff, (value >>> 8) & 0xff, value & 0xff)
+  }
+  return Uint8Array.from(out)
+}
+
+function uuidText(bytes) {
+  const hex = [...bytes].map(b => b.toString(16).padStart(2, '0')).join('')
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+}
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+  return c >>> 0
+})
+function crc32(bytes) {
+  let c = 0xffffffff
+  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8)
+  return (c ^ 0xffffffff) >>> 0
+}
+
+// One 32-bit Roaring bitmap in the portable format at `at`: its values and
+// where it ends.
+function roaring32(view, at) {
+  const cookie = view.getUint32(at, true)
+  let count, runs = null
+  if ((cookie & 0xffff) === 12347) {
+    count = (cookie >>> 16) + 1
+    at += 4
+    runs = new Uint8Array(view.buffer, view.byteOffset + at, (count + 7) >> 3)
+    at += (count + 7) >> 3
+  } else if (cookie === 12346) {
+    count = view.getUint32(at + 4, true)
+    at += 8
+  } else {
+    throw new Error(`Roaring cookie ${cookie}`)
+  }
+  const keys = [], cards = []
+  for (let i = 0; i < count; i++) {
+    keys.push(view.getUint16(at, true))
+    cards.push(view.getUint16(at + 2, true) + 1)
+    at += 4
+  }
+  if (runs === null || count >= 4) at += 4 * count  // the offset header
+  const values = []
+  for (let i = 0; i < count; i++) {
+    const high = keys[i] * 65536
+    if (runs !== null && (runs[i >> 3] >> (i & 7)) & 1) {
+      const n = view.getUint16(at, true)
+      at += 2
+      for (let r = 0; r < n; r++) {
+        const start = view.getUint16(at, true), length = view.getUint16(at + 2, true)
+        at += 4
+        for (let v = start; v <= start + length; v++) values.push(high + v)
+      }
+    } else if (cards[i] > 4096) {
+      for (let w = 0; w < 8192; w++) {
+        const byte = view.getUint8(at + w)
+        for (let b = 0; b < 8; b++) if ((byte >> b) & 1) values.push(high + w * 8 + b)
+      }
+      at += 8192
+    } else {
+      for (let k = 0; k < cards[i]; k++) values.push(high + view.getUint16(at + 2 * k, true))
+      at += 2 * cards[i]
+    }
+  }
+  return { values, end: at }
+}
+
+// The RoaringBitmapArray: magic number, bucket count, then (key, bitmap).
+function deletedRows(bytes) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  if (view.getUint32(0, true) !== 1681511377) throw new Error('DV magic number')
+  const buckets = Number(view.getBigUint64(4, true))
+  let at = 12
+  const rows = new Set()
+  for (let b = 0; b < buckets; b++) {
+    const key = view.getUint32(at, true)
+    const { values, end } = roaring32(view, at + 4)
+    for (const v of values) rows.add(key * 4294967296 + v)
+    at = end
+  }
+  return rows
+}
+
+function dvBytes(root, dv) {
+  if (dv.storageType === 'i') return z85Decode(dv.pathOrInlineDv).slice(0, dv.sizeInBytes)
+  if (dv.storageType !== 'u') throw new Error(`DV storage type ${dv.storageType}`)
+  const text = dv.pathOrInlineDv
+  const prefix = text.slice(0, text.length - 20)
+  const name = `deletion_vector_${uuidText(z85Decode(text.slice(text.length - 20)))}.bin`
+  const file = readFileSync(join(root, prefix, name))
+  if (file[0] !== 1) throw new Error(`DV file version ${file[0]}`)
+  const view = new DataView(file.buffer, file.byteOffset, file.byteLength)
+  const offset = dv.offset ?? 0
+  const size = view.getUint32(offset, false)
+  if (size !== dv.sizeInBytes) throw new Error(`DV size ${size}, descriptor ${dv.sizeInBytes}`)
+  const data = file.subarray(offset + 4, offset + 4 + size)
+  if (crc32(data) !== view.getUint32(offset + 4 + size, false)) throw new Error('DV checksum')
+  return data
+}
+
+const [dir, filesJson] = process.argv.slice(2)
+if (!dir || !filesJson) {
+  console.error('usage: node read_table_rows.mjs HYPARQUET_DIR FILES_JSON')
+  process.exit(2)
+}
+try {
+  const hyparquet = await import(pathToFileURL(join(dir, 'src', 'index.js')).href)
+  const { root, files } = JSON.parse(readFileSync(filesJson, 'utf8'))
+  const rows = []
+  for (const f of files) {
+    const bytes = readFileSync(join(root, decodeURIComponent(f.path)))
+    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)
+    const deleted = f.deletionVector ? deletedRows(dvBytes(root, f.deletionVector)) : new Set()
+    if (f.deletionVector && deleted.size !== f.deletionVector.cardinality) {
+      throw new Error(`${f.path}: DV holds ${deleted.size} rows, cardinality ${f.deletionVector.cardinality}`)
+    }
+    const data = await hyparquet.parquetReadObjects({ file: buffer })
+    data.forEach((row, index) => {
+      if (!deleted.has(index)) rows.push({ ...row, ...(f.partitionValues ?? {}) })
+    })
+  }
+  const replacer = (_key, value) => {
+    if (typeof value !== 'bigint') return value
+    return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString()
+  }
+  process.stdout.write(JSON.stringify({ rows }, replacer) + '\n')
+} catch (error) {
+  console.error(`read_table_rows.mjs: ${error.stack ?? error}`)
+  process.exit(1)
+}
