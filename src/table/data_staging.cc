@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <stdexcept>
 #include <vector>
 
 #include "deltacommit/core/percent_encoding.h"
@@ -86,6 +87,25 @@ Status DownloadDataFile(ObjectStore& store, const AddFile& add, const std::strin
   out.close();
   if (!out) return Failure("write", local);
   return OkStatus();
+}
+
+StatusOr<TableLayout> DataLayout(const Metadata& m) {
+  TableLayout layout{m.schema_string, m.partition_columns};
+  if (auto it = m.configuration.find("delta.dataSkippingNumIndexedCols");
+      it != m.configuration.end()) {
+    try {
+      size_t used = 0;
+      layout.stats_columns = std::stoi(it->second, &used);
+      if (used != it->second.size() || layout.stats_columns < -1) throw std::invalid_argument("");
+    } catch (const std::exception&) {
+      return InvalidArgumentError("table property delta.dataSkippingNumIndexedCols=\"" +
+                                  it->second + "\": expected an integer >= -1");
+    }
+  }
+  if (auto it = m.configuration.find("delta.columnMapping.mode"); it != m.configuration.end()) {
+    layout.column_mapping_mode = it->second;
+  }
+  return layout;
 }
 
 Status CheckDataCommandSupported(const Snapshot& snapshot, std::string_view command) {

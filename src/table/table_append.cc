@@ -27,23 +27,6 @@ void RemoveUploaded(ObjectStore& store, const Staged& staged) {
   for (const std::string& key : staged.uploaded) (void)store.Delete(key);
 }
 
-// What the data files must match, with the table's statistics setting.
-StatusOr<TableLayout> Layout(const Metadata& m) {
-  TableLayout layout{m.schema_string, m.partition_columns};
-  if (auto it = m.configuration.find("delta.dataSkippingNumIndexedCols");
-      it != m.configuration.end()) {
-    try {
-      size_t used = 0;
-      layout.stats_columns = std::stoi(it->second, &used);
-      if (used != it->second.size() || layout.stats_columns < -1) throw std::invalid_argument("");
-    } catch (const std::exception&) {
-      return InvalidArgumentError("table property delta.dataSkippingNumIndexedCols=\"" +
-                                  it->second + "\": expected an integer >= -1");
-    }
-  }
-  return layout;
-}
-
 AppendEvent Event(AppendEvent::Kind kind, size_t input) {
   AppendEvent event;
   event.kind = kind;
@@ -140,7 +123,7 @@ StatusOr<AppendResult> Table::Append(const std::vector<AppendInput>& inputs,
   auto handler = DuckDbDataFileHandler::Create(duckdb);
   if (!handler.ok()) return handler.status().WithContext("--memory-limit");
   const Metadata& m = snapshot->metadata();
-  DC_ASSIGN_OR_RETURN(TableLayout layout, Layout(m));
+  DC_ASSIGN_OR_RETURN(TableLayout layout, DataLayout(m));
   ObjectStore& store = *adapters().store;
   Stager stager(**handler, layout, staging, store, clock(), options);
   Staged staged;

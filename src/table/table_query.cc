@@ -19,7 +19,6 @@ StatusOr<QueryResult> Table::Query(const std::string& sql, QueryOptions options)
   StatusOr<std::shared_ptr<const deltacommit::Snapshot>> snapshot =
       options.version ? SnapshotAt(*options.version) : Snapshot();
   if (!snapshot.ok()) return snapshot.status();
-  DC_RETURN_IF_ERROR(CheckDataCommandSupported(**snapshot, "query"));
   DC_ASSIGN_OR_RETURN(StagingDir staging, StagingDir::Create());
   std::vector<ScanFile> files;
   DeletionVectorReader deletion_vectors(*adapters().store, adapters().ActionUri());
@@ -43,10 +42,9 @@ StatusOr<QueryResult> Table::Query(const std::string& sql, QueryOptions options)
   duckdb.temp_directory = staging.path() + "/duckdb-spill";
   auto handler = DuckDbDataFileHandler::Create(duckdb);
   if (!handler.ok()) return handler.status().WithContext("memory limit");
-  const Metadata& m = (*snapshot)->metadata();
+  DC_ASSIGN_OR_RETURN(TableLayout layout, DataLayout((*snapshot)->metadata()));
   StatusOr<QueryResult> result =
-      (*handler)->Query({m.schema_string, m.partition_columns}, files, sql,
-                        QueryShape{options.json_rows, options.output});
+      (*handler)->Query(layout, files, sql, QueryShape{options.json_rows, options.output});
   if (!result.ok()) return result.status().WithContext(context);
   return result;
 }

@@ -6,11 +6,19 @@
 // RoaringBitmapArray and Roaring's portable format), sharing no code with
 // the C++ reader under test.
 //
+// With a schema, rows are given under the schema's logical names, as the
+// protocol's column mapping says: in "name" mode every column, nested ones
+// too, is found by its physical name; in "id" mode top-level columns by
+// their Parquet field_id (nested ones by physical name); partition values
+// by physical name.
+//
 // usage: node read_table_rows.mjs HYPARQUET_DIR FILES_JSON
-// FILES_JSON: {"root": "/local/table/dir", "files": [{"path": "p=1/a.parquet"
-// (URI-encoded, relative), "partitionValues": {...}, "deletionVector":
-// {...} or absent}]}. Prints {"rows": [...]} (INT64 as numbers when exact,
-// else strings). Exits 1 with a message on stderr on failure.
+// FILES_JSON: {"root": "/local/table/dir", "schema": {...} (the metaData's
+// schemaString, parsed; optional), "partitionColumns": [...], "mode":
+// "none" | "name" | "id", "files": [{"path": "p=1/a.parquet" (URI-encoded,
+// relative), "partitionValues": {...}, "deletionVector": {...} or absent}]}.
+// Prints {"rows": [...]} (INT64 as numbers when exact, else strings). Exits
+// 1 with a message on stderr on failure.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -129,6 +137,60 @@ function dvBytes(root, dv) {
   return data
 }
 
+function physicalName(field, mode) {
+  if (mode === 'none') return field.name
+  return field.metadata?.['delta.columnMapping.physicalName'] ?? field.name
+}
+
+// A value read under physical names, given under the logical ones.
+function logical(value, type, mode) {
+  if (value === null || value === undefined) return null
+  if (typeof type === 'string') return value
+  if (type.type === 'struct') {
+    const out = {}
+    for (const f of type.fields) out[f.name] = logical(value[physicalName(f, mode)], f.type, mode)
+    return out
+  }
+  if (type.type === 'array') return value.map(v => logical(v, type.elementType, mode))
+  if (type.type === 'map') {
+    const out = {}
+    for (const [k, v] of Object.entries(value)) out[k] = logical(v, type.valueType, mode)
+    return out
+  }
+  return value
+}
+
+// The file's top-level column names by Parquet field_id.
+function namesById(metadata) {
+  const out = new Map()
+  let i = 1
+  for (let child = 0; child < (metadata.schema[0].num_children ?? 0); child++) {
+    const e = metadata.schema[i]
+    if (e.field_id !== undefined) out.set(e.field_id, e.name)
+    // Skip the element and everything under it.
+    let pending = 1
+    while (pending > 0) pending += (metadata.schema[i++].num_children ?? 0) - 1
+  }
+  return out
+}
+
+function logicalRow(row, file, metadata, table) {
+  const { schema, partitionColumns = [], mode = 'none' } = table
+  if (!schema) return { ...row, ...(file.partitionValues ?? {}) }
+  const ids = mode === 'id' ? namesById(metadata) : null
+  const out = {}
+  for (const f of schema.fields) {
+    const physical = physicalName(f, mode)
+    if (partitionColumns.includes(f.name)) {
+      out[f.name] = file.partitionValues?.[physical] ?? null
+      continue
+    }
+    const name = ids ? ids.get(f.metadata?.['delta.columnMapping.id']) : physical
+    out[f.name] = name === undefined ? null : logical(row[name], f.type, mode)
+  }
+  return out
+}
+
 const [dir, filesJson] = process.argv.slice(2)
 if (!dir || !filesJson) {
   console.error('usage: node read_table_rows.mjs HYPARQUET_DIR FILES_JSON')
@@ -136,7 +198,8 @@ if (!dir || !filesJson) {
 }
 try {
   const hyparquet = await import(pathToFileURL(join(dir, 'src', 'index.js')).href)
-  const { root, files } = JSON.parse(readFileSync(filesJson, 'utf8'))
+  const table = JSON.parse(readFileSync(filesJson, 'utf8'))
+  const { root, files } = table
   const rows = []
   for (const f of files) {
     const bytes = readFileSync(join(root, decodeURIComponent(f.path)))
@@ -145,9 +208,10 @@ try {
     if (f.deletionVector && deleted.size !== f.deletionVector.cardinality) {
       throw new Error(`${f.path}: DV holds ${deleted.size} rows, cardinality ${f.deletionVector.cardinality}`)
     }
+    const metadata = hyparquet.parquetMetadata(buffer)
     const data = await hyparquet.parquetReadObjects({ file: buffer })
     data.forEach((row, index) => {
-      if (!deleted.has(index)) rows.push({ ...row, ...(f.partitionValues ?? {}) })
+      if (!deleted.has(index)) rows.push(logicalRow(row, f, metadata, table))
     })
   }
   const replacer = (_key, value) => {

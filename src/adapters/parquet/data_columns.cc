@@ -4,13 +4,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "adapters/parquet/column_mapping.h"
 #include "adapters/parquet/data_types.h"
 #include "deltacommit/schema.h"
 
 namespace deltacommit::data_internal {
-namespace {
-
-}  // namespace
 
 StatusOr<std::vector<TableColumn>> TableColumns(const TableLayout& layout) {
   DC_ASSIGN_OR_RETURN(Schema schema, ParseSchema(layout.schema_string));
@@ -23,6 +21,18 @@ StatusOr<std::vector<TableColumn>> TableColumns(const TableLayout& layout) {
     column.nullable = field.nullable;
     column.partition = std::find(layout.partition_columns.begin(), layout.partition_columns.end(),
                                  field.name) != layout.partition_columns.end();
+    column.physical_name = field.name;
+    column.physical_duckdb_type = column.duckdb_type;
+    if (layout.column_mapping_mode == "name" || layout.column_mapping_mode == "id") {
+      DC_ASSIGN_OR_RETURN(FieldMapping mapping, ReadFieldMapping(field.metadata, field.name));
+      column.physical_name = mapping.physical_name;
+      column.field_id = mapping.id;
+      DC_ASSIGN_OR_RETURN(column.physical_duckdb_type, PhysicalDuckDbType(field.type, field.name));
+      if (layout.column_mapping_mode == "id" && !column.partition && !column.field_id) {
+        return InvalidArgumentError("column \"" + field.name +
+                                    "\": no delta.columnMapping.id, which id mode reads by");
+      }
+    }
     out.push_back(std::move(column));
   }
   return out;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,11 +21,17 @@ struct TableColumn {
   std::string duckdb_type;  // DuckDbType(delta_type)
   bool nullable = true;
   bool partition = false;
+  // Under column mapping ("name", "id"): how data files and partition
+  // values name it, its id, and its type with physical struct field
+  // names. Else name, none and duckdb_type.
+  std::string physical_name;
+  std::optional<int64_t> field_id;
+  std::string physical_duckdb_type;
 };
 
-// The schema's top-level columns in order, partition columns marked.
-// kInvalidArgument for a schema or type the adapter cannot handle, naming
-// the column.
+// The schema's top-level columns in order, partition columns marked (by
+// logical name, as metaData.partitionColumns lists them). kInvalidArgument
+// for a schema or type the adapter cannot handle, naming the column.
 StatusOr<std::vector<TableColumn>> TableColumns(const TableLayout& layout);
 
 // The protocol's `stats` JSON for the Parquet file at `path`: numRecords,

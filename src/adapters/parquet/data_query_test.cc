@@ -226,6 +226,16 @@ TEST_F(DataQueryTest, OutputRequestsThatCannotBeMetAreRefused) {
   EXPECT_EQ(OtherFiles(), std::vector<std::string>{});
 }
 
+TEST_F(DataQueryTest, AColumnNoFileHoldsReadsAsNull) {
+  // A column added to the schema after the files were written.
+  const std::string later = std::string(kSchema).substr(0, std::string(kSchema).size() - 2) +
+                            R"(,{"name":"later","type":"string","nullable":true,"metadata":{}}]})";
+  auto r = handler_->Query({later, {}}, files_, "SELECT count(*), count(later) FROM t", {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->rows[0][0], "3");
+  EXPECT_EQ(r->rows[0][1], "0");
+}
+
 TEST_F(DataQueryTest, ErrorsNameTheStatementAsWrittenOnce) {
   auto parse = Run("SELEC id FROM t");
   ASSERT_FALSE(parse.ok());

@@ -13,6 +13,7 @@
 
 #include "deltacommit/actions.h"
 #include "deltacommit/object_store.h"
+#include "deltacommit/parquet/data_files.h"
 #include "deltacommit/snapshot.h"
 #include "deltacommit/status.h"
 
@@ -49,6 +50,11 @@ Status UploadFile(ObjectStore& store, const std::string& path, const std::string
 // Fetches the data file of `add` (a path relative to the table, URI-encoded)
 // into `local`. kInvalidArgument for an absolute path (not supported here).
 Status DownloadDataFile(ObjectStore& store, const AddFile& add, const std::string& local);
+
+// What the data files of a table with metaData `m` must match: its schema,
+// partition columns, statistics setting (delta.dataSkippingNumIndexedCols)
+// and column mapping mode. kInvalidArgument for a malformed setting.
+StatusOr<TableLayout> DataLayout(const Metadata& m);
 
 // Refuses what the data commands do not handle, naming it: column mapping
 // (data files use physical names).

@@ -42,6 +42,9 @@ struct TableLayout {
   // How many leading data columns get statistics
   // (delta.dataSkippingNumIndexedCols; -1: all).
   int stats_columns = 32;
+  // delta.columnMapping.mode: "name" or "id" reads data files (and
+  // partition values) by physical names, or by field id; else logical names.
+  std::string column_mapping_mode = "none";
 };
 
 // One Parquet file written for an input.
@@ -59,7 +62,7 @@ struct WrittenDataFile {
 // An active file to scan, as a local copy.
 struct ScanFile {
   std::string local_path;
-  NullableStringMap partition_values;
+  NullableStringMap partition_values;  // keyed by physical names under column mapping
   // Rows (indexes from 0 in the file) its deletion vector removes.
   std::vector<uint64_t> deleted_rows;
 };

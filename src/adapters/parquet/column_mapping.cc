@@ -1,0 +1,148 @@
+#include "adapters/parquet/column_mapping.h"
+
+#include <nlohmann/json.hpp>
+
+#include "adapters/parquet/data_sql.h"
+#include "adapters/parquet/data_types.h"
+
+namespace deltacommit::data_internal {
+namespace {
+
+constexpr char kPhysicalName[] = "delta.columnMapping.physicalName";
+constexpr char kId[] = "delta.columnMapping.id";
+
+Status Malformed(std::string_view column, const std::string& what) {
+  return InvalidArgumentError("column \"" + std::string(column) + "\": malformed type JSON: " +
+                              what);
+}
+
+StatusOr<FieldMapping> MappingOf(const nlohmann::json& field, std::string_view column) {
+  const std::string name = field.at("name").get<std::string>();
+  FieldMapping out{name, std::nullopt};
+  const auto metadata = field.find("metadata");
+  if (metadata == field.end() || !metadata->is_object()) return out;
+  if (auto p = metadata->find(kPhysicalName); p != metadata->end()) {
+    if (!p->is_string() || p->get<std::string>().empty()) {
+      return InvalidArgumentError("column \"" + std::string(column) + "\": " + kPhysicalName +
+                                  " is not a name");
+    }
+    out.physical_name = p->get<std::string>();
+  }
+  if (auto id = metadata->find(kId); id != metadata->end()) {
+    if (!id->is_number_integer()) {
+      return InvalidArgumentError("column \"" + std::string(column) + "\": " + kId +
+                                  " is not an integer");
+    }
+    out.id = id->get<int64_t>();
+  }
+  return out;
+}
+
+StatusOr<std::string> PhysicalType(const nlohmann::json& type, std::string_view column) {
+  if (type.is_string()) return DuckDbType(type.get<std::string>(), column);
+  const std::string kind = type.value("type", "");
+  if (kind == "array") {
+    DC_ASSIGN_OR_RETURN(std::string element, PhysicalType(type.at("elementType"), column));
+    return element + "[]";
+  }
+  if (kind == "map") {
+    DC_ASSIGN_OR_RETURN(std::string key, PhysicalType(type.at("keyType"), column));
+    DC_ASSIGN_OR_RETURN(std::string value, PhysicalType(type.at("valueType"), column));
+    return "MAP(" + key + ", " + value + ")";
+  }
+  if (kind == "struct") {
+    std::string out;
+    for (const auto& field : type.at("fields")) {
+      const std::string path = std::string(column) + "." + field.at("name").get<std::string>();
+      DC_ASSIGN_OR_RETURN(FieldMapping mapping, MappingOf(field, path));
+      DC_ASSIGN_OR_RETURN(std::string inner, PhysicalType(field.at("type"), path));
+      out += (out.empty() ? "" : ", ") + SqlIdent(mapping.physical_name) + " " + inner;
+    }
+    return "STRUCT(" + out + ")";
+  }
+  return InvalidArgumentError("column \"" + std::string(column) + "\": unknown nested type " +
+                              type.dump());
+}
+
+// Whether any struct lies within `type` (only then do names need mapping).
+bool HasStruct(const nlohmann::json& type) {
+  if (type.is_string()) return false;
+  const std::string kind = type.value("type", "");
+  if (kind == "struct") return true;
+  if (kind == "array") return HasStruct(type.at("elementType"));
+  if (kind == "map") return HasStruct(type.at("keyType")) || HasStruct(type.at("valueType"));
+  return false;
+}
+
+StatusOr<std::string> Logical(const std::string& sql, const nlohmann::json& type,
+                              std::string_view column, int depth) {
+  if (!HasStruct(type)) return sql;
+  const std::string kind = type.value("type", "");
+  // Lambda parameters named by depth, so that nested ones do not shadow.
+  const std::string x = "__dc_x" + std::to_string(depth);
+  if (kind == "array") {
+    DC_ASSIGN_OR_RETURN(std::string element, Logical(x, type.at("elementType"), column, depth + 1));
+    return "list_transform(" + sql + ", " + x + " -> " + element + ")";
+  }
+  if (kind == "map") {
+    DC_ASSIGN_OR_RETURN(std::string key, Logical(x + ".key", type.at("keyType"), column, depth + 1));
+    DC_ASSIGN_OR_RETURN(std::string value,
+                        Logical(x + ".value", type.at("valueType"), column, depth + 1));
+    return "map_from_entries(list_transform(map_entries(" + sql + "), " + x +
+           " -> struct_pack(key := " + key + ", value := " + value + ")))";
+  }
+  std::string fields;
+  for (const auto& field : type.at("fields")) {
+    const std::string name = field.at("name").get<std::string>();
+    const std::string path = std::string(column) + "." + name;
+    DC_ASSIGN_OR_RETURN(FieldMapping mapping, MappingOf(field, path));
+    DC_ASSIGN_OR_RETURN(std::string inner, Logical("(" + sql + ")." + SqlIdent(mapping.physical_name),
+                                                   field.at("type"), path, depth + 1));
+    fields += (fields.empty() ? "" : ", ") + SqlIdent(name) + " := " + inner;
+  }
+  // struct_pack of a NULL struct's fields would give a struct of NULLs.
+  return "CASE WHEN (" + sql + ") IS NULL THEN NULL ELSE struct_pack(" + fields + ") END";
+}
+
+StatusOr<nlohmann::json> ParseType(std::string_view delta_type, std::string_view column) {
+  auto type = nlohmann::json::parse(delta_type, nullptr, /*allow_exceptions=*/false);
+  if (type.is_discarded()) return Malformed(column, "not JSON");
+  return type;
+}
+
+}  // namespace
+
+StatusOr<FieldMapping> ReadFieldMapping(std::string_view metadata_json, std::string_view name) {
+  auto metadata = nlohmann::json::parse(metadata_json, nullptr, /*allow_exceptions=*/false);
+  if (metadata.is_discarded()) {
+    return InvalidArgumentError("column \"" + std::string(name) + "\": metadata is not JSON");
+  }
+  try {
+    return MappingOf(nlohmann::json{{"name", name}, {"metadata", metadata}}, name);
+  } catch (const nlohmann::json::exception& e) {
+    return Malformed(name, e.what());
+  }
+}
+
+StatusOr<std::string> PhysicalDuckDbType(std::string_view delta_type, std::string_view column) {
+  if (delta_type.empty() || delta_type.front() != '{') return DuckDbType(delta_type, column);
+  DC_ASSIGN_OR_RETURN(nlohmann::json type, ParseType(delta_type, column));
+  try {
+    return PhysicalType(type, column);
+  } catch (const nlohmann::json::exception& e) {
+    return Malformed(column, e.what());
+  }
+}
+
+StatusOr<std::string> LogicalValueSql(const std::string& physical_sql, std::string_view delta_type,
+                                      std::string_view column) {
+  if (delta_type.empty() || delta_type.front() != '{') return physical_sql;
+  DC_ASSIGN_OR_RETURN(nlohmann::json type, ParseType(delta_type, column));
+  try {
+    return Logical(physical_sql, type, column, 0);
+  } catch (const nlohmann::json::exception& e) {
+    return Malformed(column, e.what());
+  }
+}
+
+}  // namespace deltacommit::data_internal

@@ -1,0 +1,37 @@
+// Column mapping (PROTOCOL.md "Column Mapping") on the read side: in `name`
+// and `id` mode a data file names every column, nested ones too, by its
+// physical name (and carries its id as the Parquet field_id), while a query
+// sees the schema's logical names.
+//
+// Thread-safety: pure functions.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "deltacommit/status.h"
+
+namespace deltacommit::data_internal {
+
+// A field's column-mapping metadata (StructField::metadata, JSON text):
+// delta.columnMapping.physicalName (else `name`) and delta.columnMapping.id.
+struct FieldMapping {
+  std::string physical_name;
+  std::optional<int64_t> id;
+};
+StatusOr<FieldMapping> ReadFieldMapping(std::string_view metadata_json, std::string_view name);
+
+// The DuckDB type of a StructField::type as the data files hold it: struct
+// fields under their physical names. kInvalidArgument as DuckDbType.
+StatusOr<std::string> PhysicalDuckDbType(std::string_view delta_type, std::string_view column);
+
+// A SQL expression giving `physical_sql` (a value of the physical type)
+// with the logical struct field names of `delta_type`: structs rebuilt
+// with struct_pack, lists and maps element by element. Primitive types
+// come back as they are.
+StatusOr<std::string> LogicalValueSql(const std::string& physical_sql, std::string_view delta_type,
+                                      std::string_view column);
+
+}  // namespace deltacommit::data_internal
