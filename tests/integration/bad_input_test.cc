@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <zlib.h>
+
 #include "common/cli_runner.h"
 #include "doc_table.h"
 #include "serve_api_fixture.h"
@@ -64,6 +66,68 @@ TEST(BadInputCliTest, EveryRowGetsItsExitCodeAndErrorAndWritesNothing) {
     EXPECT_EQ(log_files(), before) << "something was committed";
   }
   std::filesystem::remove_all(dir);
+}
+
+std::string BigEndian32(uint32_t v) {
+  return {static_cast<char>(v >> 24), static_cast<char>(v >> 16), static_cast<char>(v >> 8),
+          static_cast<char>(v)};
+}
+std::string LittleEndian(uint64_t v, int bytes) {
+  std::string out;
+  for (int i = 0; i < bytes; ++i) out += static_cast<char>((v >> (8 * i)) & 0xff);
+  return out;
+}
+
+// The DV file of the "Deletion vectors" rows: version byte, size, the DV
+// (rows 0 and 2, portable RoaringBitmapArray, built from the format texts),
+// CRC-32; changed as the row's "DV file" cell says.
+std::string DvFile(const std::string& change) {
+  std::string dv = LittleEndian(1681511377, 4) + LittleEndian(1, 8) + LittleEndian(0, 4) +
+                   LittleEndian(12346, 4) + LittleEndian(1, 4) + LittleEndian(0, 2) +
+                   LittleEndian(1, 2) + LittleEndian(16, 4) + LittleEndian(0, 2) +
+                   LittleEndian(2, 2);
+  if (change == "magic 0") dv.replace(0, 4, std::string(4, '\0'));
+  uint32_t crc = static_cast<uint32_t>(
+      crc32(0L, reinterpret_cast<const Bytef*>(dv.data()), static_cast<uInt>(dv.size())));
+  if (change == "checksum flipped") crc ^= 1;
+  const char version = change == "version 2" ? '\x02' : '\x01';
+  return std::string(1, version) + BigEndian32(static_cast<uint32_t>(dv.size())) + dv +
+         BigEndian32(crc);
+}
+
+TEST(BadInputCliTest, EveryBadDeletionVectorFailsTheQueryNamingTheDataFile) {
+  // The protocol's example UUID and its Z85 text.
+  const std::string uuid_z85 = "^-aqEH.-t@S}K{vb[*k^";
+  const std::string dv_key = "deletion_vector_d2c639aa-8816-431a-aaf6-d3fe2512ff61.bin";
+  for (const std::vector<std::string>& row : TableRows("Deletion vectors `query` reads")) {
+    ASSERT_EQ(row.size(), 5u) << "a deletion-vector row needs 5 cells: " << row[0];
+    SCOPED_TRACE(row[0]);
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("dc-bad-dv-" + NewUuid());
+    std::filesystem::create_directories(dir);
+    const std::string table = (dir / "table").string();
+    ASSERT_EQ(RunCli({"create", table, "--schema", "id:long", "--property",
+                      "delta.enableDeletionVectors=true"})
+                  .exit_code,
+              0);
+    std::ofstream(dir / "rows.csv") << "id\n10\n11\n12\n13\n";
+    ASSERT_EQ(RunCli({"append", table, (dir / "rows.csv").string()}).exit_code, 0);
+    CliResult snapshot = RunCli({"snapshot", table, "--json", "--files"});
+    ASSERT_EQ(snapshot.exit_code, 0) << snapshot.err;
+    json add = json::parse(snapshot.out)["files"].at(0);
+    if (row[2] != "none") std::ofstream(dir / "table" / dv_key, std::ios::binary) << DvFile(row[2]);
+    add["deletionVector"] = json::parse(ReplaceAll(row[1], "$UUID", uuid_z85));
+    const json remove{{"path", add["path"]}, {"deletionTimestamp", 1}, {"dataChange", true}};
+    CliResult commit = RunCli({"commit", table, "--actions", "-"},
+                              json{{"remove", remove}}.dump() + "\n" + json{{"add", add}}.dump());
+    ASSERT_EQ(commit.exit_code, 0) << commit.err;
+    CliResult r = RunCli({"query", table, "SELECT count(*) FROM t"});
+    EXPECT_EQ(r.exit_code, std::stoi(row[3])) << r.out << r.err;
+    EXPECT_THAT(r.err, HasSubstr(row[4]));
+    EXPECT_THAT(r.err, HasSubstr("data file " + add["path"].get<std::string>()));
+    EXPECT_EQ(r.out, "");
+    std::filesystem::remove_all(dir);
+  }
 }
 
 class BadInputServiceTest : public ServeApiTest {
