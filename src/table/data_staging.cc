@@ -108,15 +108,4 @@ StatusOr<TableLayout> DataLayout(const Metadata& m) {
   return layout;
 }
 
-Status CheckDataCommandSupported(const Snapshot& snapshot, std::string_view command) {
-  const auto& config = snapshot.metadata().configuration;
-  if (auto it = config.find("delta.columnMapping.mode");
-      it != config.end() && it->second != "none") {
-    return UnimplementedError(std::string(command) +
-                              ": the table uses column mapping (delta.columnMapping.mode=" +
-                              it->second + "), which this command does not support");
-  }
-  return OkStatus();
-}
-
 }  // namespace deltacommit

@@ -254,6 +254,53 @@ StatusOr<LogCheckReport> Table::Check() {
   return CheckLog(*state_->adapters->log, &request);
 }
 
+namespace {
+
+// Column mapping's writer requirements for a new table: every field,
+// nested ones too, gets an id (delta.columnMapping.id, counted in
+// delta.columnMapping.maxColumnId) and a physical name ("col-" and a UUID,
+// as Spark names them), unless the schema given already has them.
+void AssignColumnMapping(nlohmann::ordered_json& type, int64_t& max_id) {
+  if (!type.is_object()) return;
+  const std::string kind = type.value("type", "");
+  if (kind == "array") return AssignColumnMapping(type["elementType"], max_id);
+  if (kind == "map") {
+    AssignColumnMapping(type["keyType"], max_id);
+    return AssignColumnMapping(type["valueType"], max_id);
+  }
+  if (kind != "struct") return;
+  for (auto& field : type["fields"]) {
+    auto& metadata = field["metadata"];
+    if (!metadata.is_object()) metadata = nlohmann::ordered_json::object();
+    if (!metadata.contains("delta.columnMapping.id")) metadata["delta.columnMapping.id"] = ++max_id;
+    max_id = std::max(max_id, metadata["delta.columnMapping.id"].get<int64_t>());
+    if (!metadata.contains("delta.columnMapping.physicalName")) {
+      metadata["delta.columnMapping.physicalName"] = "col-" + NewUuid();
+    }
+    AssignColumnMapping(field["type"], max_id);
+  }
+}
+
+StatusOr<std::string> WithColumnMapping(const std::string& schema_string,
+                                        StringMap& configuration) {
+  auto mode = configuration.find("delta.columnMapping.mode");
+  if (mode == configuration.end() || (mode->second != "name" && mode->second != "id")) {
+    return schema_string;
+  }
+  auto schema = nlohmann::ordered_json::parse(schema_string, nullptr, false);
+  if (schema.is_discarded()) return InvalidArgumentError("schema: not JSON");
+  int64_t max_id = 0;
+  try {
+    AssignColumnMapping(schema, max_id);
+  } catch (const nlohmann::json::exception& e) {
+    return InvalidArgumentError(std::string("schema: ") + e.what());
+  }
+  configuration["delta.columnMapping.maxColumnId"] = std::to_string(max_id);
+  return schema.dump();
+}
+
+}  // namespace
+
 StatusOr<Metadata> NewTableMetadata(NewTable spec, int64_t created_time_ms) {
   Metadata m;
   m.id = NewUuid();
@@ -264,6 +311,7 @@ StatusOr<Metadata> NewTableMetadata(NewTable spec, int64_t created_time_ms) {
   DC_RETURN_IF_ERROR(ValidatePartitionColumns(schema, spec.partition_columns));
   m.partition_columns = std::move(spec.partition_columns);
   m.configuration = std::move(spec.configuration);
+  DC_ASSIGN_OR_RETURN(m.schema_string, WithColumnMapping(m.schema_string, m.configuration));
   m.created_time = created_time_ms;
   return m;
 }

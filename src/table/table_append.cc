@@ -115,7 +115,6 @@ StatusOr<AppendResult> Table::Append(const std::vector<AppendInput>& inputs,
                                      AppendOptions options) {
   const std::string context = "table " + uri();
   DC_ASSIGN_OR_RETURN(std::shared_ptr<const deltacommit::Snapshot> snapshot, Update());
-  DC_RETURN_IF_ERROR(CheckDataCommandSupported(*snapshot, "append"));
   DC_ASSIGN_OR_RETURN(StagingDir staging, StagingDir::Create());
   DuckDbOptions duckdb;
   duckdb.memory_limit = options.memory_limit;

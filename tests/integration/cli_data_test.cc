@@ -286,19 +286,56 @@ TEST_F(CliDataTest, QueryWritesFilesRunsCopyAsWrittenAndPrintsEachErrorOnce) {
   EXPECT_EQ(bad.err.find("error:"), bad.err.rfind("error:")) << bad.err;
 }
 
-TEST_F(CliDataTest, AppendRefusesColumnMappingWhichQueryReads) {
-  ASSERT_EQ(RunCli({"create", table_, "--schema", "id:long", "--property",
-                    "delta.columnMapping.mode=name"})
-                .exit_code,
-            0);
-  CliResult append = RunCli({"append", table_, Input("a.csv", "id\n1\n")});
-  EXPECT_EQ(append.exit_code, 1);
-  EXPECT_NE(append.err.find("append: the table uses column mapping"), std::string::npos)
-      << append.err;
-  EXPECT_EQ(Version(table_), 0);
-  // Reading needs no data file written by us: the golden tables of Spark
-  // (golden_query_test) are read by physical name and by field id.
-  EXPECT_EQ(Query(table_, "SELECT count(*) FROM t"), std::vector<std::string>{"0"});
+// The physical name of the schema's field `name` (column mapping).
+std::string PhysicalName(const nlohmann::json& snapshot, const std::string& name) {
+  const auto schema =
+      nlohmann::json::parse(snapshot["metadata"]["schemaString"].get<std::string>());
+  for (const auto& f : schema["fields"]) {
+    if (f["name"] == name) return f["metadata"]["delta.columnMapping.physicalName"];
+  }
+  return "";
+}
+
+TEST_F(CliDataTest, AppendWritesPhysicalNamesAndFieldIdsUnderColumnMapping) {
+  const std::string schema =
+      R"({"type":"struct","fields":[{"name":"id","type":"long","nullable":true,"metadata":{}},)"
+      R"({"name":"s","type":{"type":"struct","fields":[{"name":"x","type":"integer",)"
+      R"("nullable":true,"metadata":{}}]},"nullable":true,"metadata":{}},)"
+      R"({"name":"p","type":"string","nullable":true,"metadata":{}}]})";
+  for (const std::string mode : {"name", "id"}) {
+    SCOPED_TRACE(mode);
+    const std::string table = table_ + "-" + mode;
+    ASSERT_EQ(RunCli({"create", table, "--schema", schema, "--partition-by", "p", "--property",
+                      "delta.columnMapping.mode=" + mode})
+                  .exit_code,
+              0);
+    CliResult snap = RunCli({"snapshot", table, "--json"});
+    ASSERT_EQ(snap.exit_code, 0) << snap.err;
+    const auto snapshot = nlohmann::json::parse(snap.out);
+    // create assigned ids and physical names, nested fields too.
+    EXPECT_EQ(snapshot["metadata"]["configuration"]["delta.columnMapping.maxColumnId"], "4");
+    const std::string id = PhysicalName(snapshot, "id");
+    const std::string p = PhysicalName(snapshot, "p");
+    ASSERT_TRUE(id.starts_with("col-")) << snap.out;
+    const std::string rows =
+        "{\"id\":1,\"s\":{\"x\":7},\"p\":\"a\"}\n{\"id\":2,\"s\":null,\"p\":\"a\"}\n";
+    CliResult append = RunCli({"append", table, Input("r.json", rows)});
+    ASSERT_EQ(append.exit_code, 0) << append.err;
+    // Read back under the logical names...
+    EXPECT_EQ(Query(table, "SELECT id, s.x, p FROM t ORDER BY id"),
+              (std::vector<std::string>{"1,7,a", "2,,a"}));
+    // ...while the file, the partition values and the stats use physical ones.
+    const nlohmann::json files = ActiveFiles(table);
+    ASSERT_EQ(files.size(), 1u);
+    EXPECT_TRUE(files[0]["path"].get<std::string>().starts_with(p + "=a/")) << files[0]["path"];
+    EXPECT_EQ(files[0]["partitionValues"], nlohmann::json({{p, "a"}}));
+    const auto stats = nlohmann::json::parse(files[0]["stats"].get<std::string>());
+    EXPECT_EQ(stats["minValues"][id], 1) << stats.dump();
+    const std::string local = table + "/" + files[0]["path"].get<std::string>();
+    EXPECT_EQ(Query(table, "SELECT name, field_id FROM parquet_schema('" + local +
+                               "') WHERE name = '" + id + "'"),
+              std::vector<std::string>{id + ",1"});
+  }
 }
 
 // An inline DV (Z85 of a RoaringBitmapArray in the portable format) that

@@ -1,5 +1,7 @@
 #include "adapters/parquet/column_mapping.h"
 
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "adapters/parquet/data_sql.h"
@@ -12,8 +14,8 @@ constexpr char kPhysicalName[] = "delta.columnMapping.physicalName";
 constexpr char kId[] = "delta.columnMapping.id";
 
 Status Malformed(std::string_view column, const std::string& what) {
-  return InvalidArgumentError("column \"" + std::string(column) + "\": malformed type JSON: " +
-                              what);
+  return InvalidArgumentError("column \"" + std::string(column) +
+                              "\": malformed type JSON: " + what);
 }
 
 StatusOr<FieldMapping> MappingOf(const nlohmann::json& field, std::string_view column) {
@@ -74,20 +76,24 @@ bool HasStruct(const nlohmann::json& type) {
   return false;
 }
 
-StatusOr<std::string> Logical(const std::string& sql, const nlohmann::json& type,
-                              std::string_view column, int depth) {
+// `sql`, a value of `type` under one set of struct field names, under the
+// other: physical to logical names, or (`to_physical`) back.
+StatusOr<std::string> Renamed(const std::string& sql, const nlohmann::json& type,
+                              std::string_view column, int depth, bool to_physical) {
   if (!HasStruct(type)) return sql;
   const std::string kind = type.value("type", "");
   // Lambda parameters named by depth, so that nested ones do not shadow.
   const std::string x = "__dc_x" + std::to_string(depth);
   if (kind == "array") {
-    DC_ASSIGN_OR_RETURN(std::string element, Logical(x, type.at("elementType"), column, depth + 1));
+    DC_ASSIGN_OR_RETURN(std::string element,
+                        Renamed(x, type.at("elementType"), column, depth + 1, to_physical));
     return "list_transform(" + sql + ", " + x + " -> " + element + ")";
   }
   if (kind == "map") {
-    DC_ASSIGN_OR_RETURN(std::string key, Logical(x + ".key", type.at("keyType"), column, depth + 1));
-    DC_ASSIGN_OR_RETURN(std::string value,
-                        Logical(x + ".value", type.at("valueType"), column, depth + 1));
+    DC_ASSIGN_OR_RETURN(std::string key,
+                        Renamed(x + ".key", type.at("keyType"), column, depth + 1, to_physical));
+    DC_ASSIGN_OR_RETURN(std::string value, Renamed(x + ".value", type.at("valueType"), column,
+                                                   depth + 1, to_physical));
     return "map_from_entries(list_transform(map_entries(" + sql + "), " + x +
            " -> struct_pack(key := " + key + ", value := " + value + ")))";
   }
@@ -96,12 +102,48 @@ StatusOr<std::string> Logical(const std::string& sql, const nlohmann::json& type
     const std::string name = field.at("name").get<std::string>();
     const std::string path = std::string(column) + "." + name;
     DC_ASSIGN_OR_RETURN(FieldMapping mapping, MappingOf(field, path));
-    DC_ASSIGN_OR_RETURN(std::string inner, Logical("(" + sql + ")." + SqlIdent(mapping.physical_name),
-                                                   field.at("type"), path, depth + 1));
-    fields += (fields.empty() ? "" : ", ") + SqlIdent(name) + " := " + inner;
+    const std::string& from = to_physical ? name : mapping.physical_name;
+    const std::string& to = to_physical ? mapping.physical_name : name;
+    DC_ASSIGN_OR_RETURN(std::string inner, Renamed("(" + sql + ")." + SqlIdent(from),
+                                                   field.at("type"), path, depth + 1, to_physical));
+    fields += (fields.empty() ? "" : ", ") + SqlIdent(to) + " := " + inner;
   }
   // struct_pack of a NULL struct's fields would give a struct of NULLs.
   return "CASE WHEN (" + sql + ") IS NULL THEN NULL ELSE struct_pack(" + fields + ") END";
+}
+
+// DuckDB's FIELD_IDS entry for a value of `type` whose own id is `id`:
+// the number, or {__duckdb_field_id: id, child: entry, ...}; empty when
+// there is nothing to say.
+StatusOr<std::string> FieldIds(const nlohmann::json& type, std::optional<int64_t> id,
+                               std::string_view column) {
+  std::vector<std::string> parts;
+  if (id) parts.push_back("__duckdb_field_id: " + std::to_string(*id));
+  const std::string kind = type.is_string() ? "" : type.value("type", "");
+  auto child = [&](const std::string& name, const nlohmann::json& t,
+                   std::optional<int64_t> child_id) -> Status {
+    DC_ASSIGN_OR_RETURN(std::string entry, FieldIds(t, child_id, column));
+    if (!entry.empty()) parts.push_back(SqlString(name) + ": " + entry);
+    return OkStatus();
+  };
+  if (kind == "struct") {
+    for (const auto& field : type.at("fields")) {
+      const std::string path = std::string(column) + "." + field.at("name").get<std::string>();
+      DC_ASSIGN_OR_RETURN(FieldMapping mapping, MappingOf(field, path));
+      DC_RETURN_IF_ERROR(child(mapping.physical_name, field.at("type"), mapping.id));
+    }
+  } else if (kind == "array") {
+    DC_RETURN_IF_ERROR(child("element", type.at("elementType"), std::nullopt));
+  } else if (kind == "map") {
+    DC_RETURN_IF_ERROR(child("key", type.at("keyType"), std::nullopt));
+    DC_RETURN_IF_ERROR(child("value", type.at("valueType"), std::nullopt));
+  } else {
+    return id ? std::to_string(*id) : std::string();
+  }
+  if (parts.empty()) return std::string();
+  std::string out;
+  for (const std::string& p : parts) out += (out.empty() ? "" : ", ") + p;
+  return "{" + out + "}";
 }
 
 StatusOr<nlohmann::json> ParseType(std::string_view delta_type, std::string_view column) {
@@ -134,12 +176,39 @@ StatusOr<std::string> PhysicalDuckDbType(std::string_view delta_type, std::strin
   }
 }
 
-StatusOr<std::string> LogicalValueSql(const std::string& physical_sql, std::string_view delta_type,
-                                      std::string_view column) {
-  if (delta_type.empty() || delta_type.front() != '{') return physical_sql;
+namespace {
+
+StatusOr<std::string> RenamedValueSql(const std::string& sql, std::string_view delta_type,
+                                      std::string_view column, bool to_physical) {
+  if (delta_type.empty() || delta_type.front() != '{') return sql;
   DC_ASSIGN_OR_RETURN(nlohmann::json type, ParseType(delta_type, column));
   try {
-    return Logical(physical_sql, type, column, 0);
+    return Renamed(sql, type, column, 0, to_physical);
+  } catch (const nlohmann::json::exception& e) {
+    return Malformed(column, e.what());
+  }
+}
+
+}  // namespace
+
+StatusOr<std::string> LogicalValueSql(const std::string& physical_sql, std::string_view delta_type,
+                                      std::string_view column) {
+  return RenamedValueSql(physical_sql, delta_type, column, /*to_physical=*/false);
+}
+
+StatusOr<std::string> PhysicalValueSql(const std::string& logical_sql, std::string_view delta_type,
+                                       std::string_view column) {
+  return RenamedValueSql(logical_sql, delta_type, column, /*to_physical=*/true);
+}
+
+StatusOr<std::string> FieldIdsEntry(std::string_view delta_type, std::optional<int64_t> id,
+                                    std::string_view column) {
+  nlohmann::json type = std::string(delta_type);
+  if (!delta_type.empty() && delta_type.front() == '{') {
+    DC_ASSIGN_OR_RETURN(type, ParseType(delta_type, column));
+  }
+  try {
+    return FieldIds(type, id, column);
   } catch (const nlohmann::json::exception& e) {
     return Malformed(column, e.what());
   }

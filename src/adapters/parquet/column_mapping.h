@@ -34,4 +34,16 @@ StatusOr<std::string> PhysicalDuckDbType(std::string_view delta_type, std::strin
 StatusOr<std::string> LogicalValueSql(const std::string& physical_sql, std::string_view delta_type,
                                       std::string_view column);
 
+// The reverse: `logical_sql` under the physical struct field names, as a
+// data file of a column-mapping table holds it.
+StatusOr<std::string> PhysicalValueSql(const std::string& logical_sql, std::string_view delta_type,
+                                       std::string_view column);
+
+// DuckDB's COPY option FIELD_IDS entry for a column of `delta_type` whose
+// id is `id`: "7", or "{__duckdb_field_id: 7, 'col-x': 8, ...}" with its
+// nested struct fields' ids under their physical names; empty when there
+// is no id to write.
+StatusOr<std::string> FieldIdsEntry(std::string_view delta_type, std::optional<int64_t> id,
+                                    std::string_view column);
+
 }  // namespace deltacommit::data_internal

@@ -50,7 +50,9 @@ StatusOr<FileStats> FileStatsJson(Connection& connection, const std::string& pat
   }
   std::string sql = "SELECT CAST(count(*) AS VARCHAR)";
   for (const TableColumn* c : stats) {
-    const std::string col = SqlIdent(c->name);
+    // Files and stats name columns as the log does: physical names under
+    // column mapping.
+    const std::string col = SqlIdent(c->physical_name);
     sql += ", CAST(count(*) - count(" + col + ") AS VARCHAR)";
     sql += ", " + StatsValueSql(col, c->delta_type, /*max=*/false);
     sql += ", " + StatsValueSql(col, c->delta_type, /*max=*/true);
@@ -68,17 +70,17 @@ StatusOr<FileStats> FileStatsJson(Connection& connection, const std::string& pat
   nlohmann::ordered_json nulls = nlohmann::ordered_json::object();
   for (size_t i = 0; i < stats.size(); ++i) {
     const TableColumn& c = *stats[i];
-    nulls[c.name] = std::stoll(row[1 + 3 * i].value_or("0"));
+    nulls[c.physical_name] = std::stoll(row[1 + 3 * i].value_or("0"));
     const StatsKind kind = StatsKindOf(c.delta_type);
     if (kind == StatsKind::kNone) continue;
     auto put = [&](nlohmann::ordered_json& into, const std::optional<std::string>& text) {
       if (!text) return;
       if (kind == StatsKind::kString) {
-        into[c.name] = *text;
+        into[c.physical_name] = *text;
         return;
       }
       auto number = nlohmann::ordered_json::parse(*text, nullptr, /*allow_exceptions=*/false);
-      if (number.is_number()) into[c.name] = number;
+      if (number.is_number()) into[c.physical_name] = number;
     };
     put(min, row[2 + 3 * i]);
     put(max, row[3 + 3 * i]);

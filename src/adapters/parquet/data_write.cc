@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "adapters/parquet/column_mapping.h"
 #include "adapters/parquet/data_columns.h"
 #include "adapters/parquet/data_input.h"
 #include "adapters/parquet/data_paths.h"
@@ -156,12 +157,15 @@ std::string TupleFilter(const std::vector<std::string>& names, const NullableStr
   return where;
 }
 
-// What one partition value tuple's files are written from.
+// What one partition value tuple's files are written from. Under column
+// mapping, files, partition values and directories use physical names.
 struct TupleSource {
   std::string rows_table;
   std::string data_columns;  // the SELECT list: data columns only
-  std::vector<std::string> partition_names;
+  std::vector<std::string> partition_names;  // as partitionValues keys them
+  std::vector<std::string> directory_columns;  // metaData.partitionColumns' order
   std::vector<TableColumn> data_only;
+  std::string field_ids;  // COPY's FIELD_IDS option, or empty
 };
 
 // Writes the rows of one partition value tuple as Parquet files of about
@@ -179,8 +183,8 @@ StatusOr<std::vector<WrittenDataFile>> WriteTuple(Connection& connection, const 
       "COPY (SELECT " + source.data_columns + " FROM " + source.rows_table + " WHERE " +
           TupleFilter(source.partition_names, values) + ") TO " + SqlString(dir) +
           " (FORMAT parquet, COMPRESSION snappy, FILE_SIZE_BYTES " +
-          std::to_string(file_bytes) +
-          ", FILENAME_PATTERN 'part-00000-{uuid}-c000.snappy')",
+          std::to_string(file_bytes) + ", FILENAME_PATTERN 'part-00000-{uuid}-c000.snappy'" +
+          (source.field_ids.empty() ? "" : ", FIELD_IDS " + source.field_ids) + ")",
       "input \"" + input.label + "\": writing Parquet files into " + dir,
       Progress{input.progress, "writing"}));
   std::vector<std::string> names;
@@ -195,7 +199,7 @@ StatusOr<std::vector<WrittenDataFile>> WriteTuple(Connection& connection, const 
     WrittenDataFile file;
     file.local_path = dir + "/" + name;
     // Directories nest in metaData.partitionColumns order.
-    file.table_key = PartitionDirectory(layout.partition_columns, values) + name;
+    file.table_key = PartitionDirectory(source.directory_columns, values) + name;
     file.add_path = UriEncodePath(file.table_key);
     file.partition_values = values;
     DC_ASSIGN_OR_RETURN(FileStats stats, FileStatsJson(connection, file.local_path,
@@ -233,13 +237,27 @@ StatusOr<std::vector<WrittenDataFile>> DuckDbDataFileHandler::WriteDataFiles(
                           PartitionValueSql(cast, f.column->delta_type, f.column->name));
       select += text + " AS " +
                 SqlIdent("__dc_p" + std::to_string(tuple_source.partition_names.size()));
-      tuple_source.partition_names.push_back(f.column->name);
+      tuple_source.partition_names.push_back(f.column->physical_name);
     } else {
-      select += cast + " AS " + SqlIdent(f.column->name);
+      DC_ASSIGN_OR_RETURN(std::string value,
+                          PhysicalValueSql(cast, f.column->delta_type, f.column->name));
+      select += value + " AS " + SqlIdent(f.column->physical_name);
       tuple_source.data_columns +=
-          (tuple_source.data_columns.empty() ? "" : ", ") + SqlIdent(f.column->name);
+          (tuple_source.data_columns.empty() ? "" : ", ") + SqlIdent(f.column->physical_name);
       tuple_source.data_only.push_back(*f.column);
+      DC_ASSIGN_OR_RETURN(std::string ids, FieldIdsEntry(f.column->delta_type, f.column->field_id,
+                                                         f.column->name));
+      if (!ids.empty()) {
+        tuple_source.field_ids += (tuple_source.field_ids.empty() ? "" : ", ") +
+                                  SqlString(f.column->physical_name) + ": " + ids;
+      }
     }
+  }
+  if (!tuple_source.field_ids.empty()) tuple_source.field_ids = "{" + tuple_source.field_ids + "}";
+  for (const std::string& name : layout.partition_columns) {
+    auto it = std::find_if(columns.begin(), columns.end(),
+                           [&](const TableColumn& c) { return c.name == name; });
+    tuple_source.directory_columns.push_back(it == columns.end() ? name : it->physical_name);
   }
   // Materialised once (DuckDB spills it to disk beyond its memory limit)
   // and scanned per partition value tuple.

@@ -56,8 +56,4 @@ Status DownloadDataFile(ObjectStore& store, const AddFile& add, const std::strin
 // and column mapping mode. kInvalidArgument for a malformed setting.
 StatusOr<TableLayout> DataLayout(const Metadata& m);
 
-// Refuses what the data commands do not handle, naming it: column mapping
-// (data files use physical names).
-Status CheckDataCommandSupported(const Snapshot& snapshot, std::string_view command);
-
 }  // namespace deltacommit
