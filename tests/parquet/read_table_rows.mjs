@@ -17,8 +17,9 @@
 // schemaString, parsed; optional), "partitionColumns": [...], "mode":
 // "none" | "name" | "id", "files": [{"path": "p=1/a.parquet" (URI-encoded,
 // relative), "partitionValues": {...}, "deletionVector": {...} or absent}]}.
-// Prints {"rows": [...]} (INT64 as numbers when exact, else strings). Exits
-// 1 with a message on stderr on failure.
+// Prints {"rows": [...]} (INT64 as numbers when exact, else strings), or,
+// given "sumColumns": [...], {"count": n, "sums": {column: sum}}. Exits 1
+// with a message on stderr on failure.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -213,6 +214,15 @@ try {
     data.forEach((row, index) => {
       if (!deleted.has(index)) rows.push(logicalRow(row, f, metadata, table))
     })
+  }
+  // Big tables: the row count and, for `sumColumns`, each column's sum.
+  if (table.sumColumns) {
+    const sums = {}
+    for (const c of table.sumColumns) {
+      sums[c] = rows.reduce((total, row) => total + (row[c] === null ? 0 : Number(row[c])), 0)
+    }
+    process.stdout.write(JSON.stringify({ count: rows.length, sums }) + '\n')
+    process.exit(0)
   }
   const replacer = (_key, value) => {
     if (typeof value !== 'bigint') return value
