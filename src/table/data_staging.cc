@@ -12,7 +12,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "deltacommit/core/percent_encoding.h"
+#include "deltacommit/commit_rules.h"
+#include "deltacommit/table_features.h"
 
 namespace deltacommit {
 namespace {
@@ -73,14 +74,11 @@ Status UploadFile(ObjectStore& store, const std::string& path, const std::string
   return store.Put(key, bytes).WithContext("writing " + store.Describe() + "/" + key);
 }
 
-Status DownloadDataFile(ObjectStore& store, const AddFile& add, const std::string& local) {
-  if (add.path.find("://") != std::string::npos || add.path.starts_with("/") ||
-      add.path.starts_with("file:")) {
-    return InvalidArgumentError("data file \"" + add.path +
-                                "\" has an absolute path; only paths relative to the table are "
-                                "supported here");
-  }
-  DC_ASSIGN_OR_RETURN(std::string key, PercentDecode(add.path));
+Status DownloadDataFile(ObjectStore& store, std::string_view table_uri, const AddFile& add,
+                        const std::string& local) {
+  // Relative, or absolute under the table: the rule every commit's paths
+  // follow, so that a path can name nothing outside the table.
+  DC_ASSIGN_OR_RETURN(std::string key, ActionPathKey(table_uri, "add.path", add.path));
   DC_ASSIGN_OR_RETURN(std::string bytes, store.Get(key));
   std::ofstream out(local, std::ios::binary);
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
@@ -89,7 +87,7 @@ Status DownloadDataFile(ObjectStore& store, const AddFile& add, const std::strin
   return OkStatus();
 }
 
-StatusOr<TableLayout> DataLayout(const Metadata& m) {
+StatusOr<TableLayout> DataLayout(const Protocol& p, const Metadata& m) {
   TableLayout layout{m.schema_string, m.partition_columns};
   if (auto it = m.configuration.find("delta.dataSkippingNumIndexedCols");
       it != m.configuration.end()) {
@@ -102,7 +100,9 @@ StatusOr<TableLayout> DataLayout(const Metadata& m) {
                                   it->second + "\": expected an integer >= -1");
     }
   }
-  if (auto it = m.configuration.find("delta.columnMapping.mode"); it != m.configuration.end()) {
+  // The property counts only where the protocol supports the feature.
+  if (auto it = m.configuration.find("delta.columnMapping.mode");
+      it != m.configuration.end() && IsFeatureEnabled(p, "columnMapping")) {
     layout.column_mapping_mode = it->second;
   }
   return layout;

@@ -122,7 +122,7 @@ StatusOr<AppendResult> Table::Append(const std::vector<AppendInput>& inputs,
   auto handler = DuckDbDataFileHandler::Create(duckdb);
   if (!handler.ok()) return handler.status().WithContext("--memory-limit");
   const Metadata& m = snapshot->metadata();
-  DC_ASSIGN_OR_RETURN(TableLayout layout, DataLayout(m));
+  DC_ASSIGN_OR_RETURN(TableLayout layout, DataLayout(snapshot->protocol(), m));
   ObjectStore& store = *adapters().store;
   Stager stager(**handler, layout, staging, store, clock(), options);
   Staged staged;

@@ -25,7 +25,9 @@ StatusOr<QueryResult> Table::Query(const std::string& sql, QueryOptions options)
   for (const auto& [key, add] : (*snapshot)->active_files()) {
     ScanFile file{staging.path() + "/" + std::to_string(files.size()) + ".parquet",
                   add.partition_values, {}};
-    if (Status fetched = DownloadDataFile(*adapters().store, add, file.local_path); !fetched.ok()) {
+    if (Status fetched =
+            DownloadDataFile(*adapters().store, adapters().ActionUri(), add, file.local_path);
+        !fetched.ok()) {
       return fetched.WithContext(context);
     }
     if (add.deletion_vector) {
@@ -42,7 +44,8 @@ StatusOr<QueryResult> Table::Query(const std::string& sql, QueryOptions options)
   duckdb.temp_directory = staging.path() + "/duckdb-spill";
   auto handler = DuckDbDataFileHandler::Create(duckdb);
   if (!handler.ok()) return handler.status().WithContext("memory limit");
-  DC_ASSIGN_OR_RETURN(TableLayout layout, DataLayout((*snapshot)->metadata()));
+  DC_ASSIGN_OR_RETURN(TableLayout layout,
+                      DataLayout((*snapshot)->protocol(), (*snapshot)->metadata()));
   StatusOr<QueryResult> result =
       (*handler)->Query(layout, files, sql, QueryShape{options.json_rows, options.output});
   if (!result.ok()) return result.status().WithContext(context);

@@ -286,6 +286,21 @@ TEST_F(CliDataTest, QueryWritesFilesRunsCopyAsWrittenAndPrintsEachErrorOnce) {
   EXPECT_EQ(bad.err.find("error:"), bad.err.rfind("error:")) << bad.err;
 }
 
+TEST_F(CliDataTest, QueryReadsAbsolutePathsInsideTheTable) {
+  Create(table_, "id:long");
+  ASSERT_EQ(RunCli({"append", table_, Input("a.csv", "id\n1\n2\n")}).exit_code, 0);
+  nlohmann::json add = ActiveFiles(table_).at(0);
+  const std::string relative = add["path"];
+  // The same file named by its absolute URI, as some writers log it.
+  add["path"] = "file://" + table_ + "/" + relative;
+  const nlohmann::json remove{{"path", relative}, {"deletionTimestamp", 1}, {"dataChange", true}};
+  CliResult commit =
+      RunCli({"commit", table_, "--actions", "-"},
+             nlohmann::json{{"remove", remove}}.dump() + "\n" + nlohmann::json{{"add", add}}.dump());
+  ASSERT_EQ(commit.exit_code, 0) << commit.err;
+  EXPECT_EQ(Query(table_, "SELECT count(*), sum(id) FROM t"), std::vector<std::string>{"2,3"});
+}
+
 // The physical name of the schema's field `name` (column mapping).
 std::string PhysicalName(const nlohmann::json& snapshot, const std::string& name) {
   const auto schema =

@@ -47,13 +47,17 @@ StatusOr<int64_t> LocalFileSize(const std::string& path);
 // files are cut at kTargetDataFileBytes to bound this).
 Status UploadFile(ObjectStore& store, const std::string& path, const std::string& key);
 
-// Fetches the data file of `add` (a path relative to the table, URI-encoded)
-// into `local`. kInvalidArgument for an absolute path (not supported here).
-Status DownloadDataFile(ObjectStore& store, const AddFile& add, const std::string& local);
+// Fetches the data file of `add` (URI-encoded, relative to the table or
+// absolute under `table_uri`, as ActionPathKey takes it) into `local`.
+// kInvalidArgument for a path outside the table.
+Status DownloadDataFile(ObjectStore& store, std::string_view table_uri, const AddFile& add,
+                        const std::string& local);
 
-// What the data files of a table with metaData `m` must match: its schema,
-// partition columns, statistics setting (delta.dataSkippingNumIndexedCols)
-// and column mapping mode. kInvalidArgument for a malformed setting.
-StatusOr<TableLayout> DataLayout(const Metadata& m);
+// What the data files of a table with protocol `p` and metaData `m` must
+// match: its schema, partition columns, statistics setting
+// (delta.dataSkippingNumIndexedCols) and column mapping mode (honoured only
+// where `p` supports the columnMapping feature). kInvalidArgument for a
+// malformed setting.
+StatusOr<TableLayout> DataLayout(const Protocol& p, const Metadata& m);
 
 }  // namespace deltacommit
