@@ -294,9 +294,9 @@ TEST_F(CliDataTest, QueryReadsAbsolutePathsInsideTheTable) {
   // The same file named by its absolute URI, as some writers log it.
   add["path"] = "file://" + table_ + "/" + relative;
   const nlohmann::json remove{{"path", relative}, {"deletionTimestamp", 1}, {"dataChange", true}};
-  CliResult commit =
-      RunCli({"commit", table_, "--actions", "-"},
-             nlohmann::json{{"remove", remove}}.dump() + "\n" + nlohmann::json{{"add", add}}.dump());
+  const std::string actions =
+      nlohmann::json{{"remove", remove}}.dump() + "\n" + nlohmann::json{{"add", add}}.dump();
+  CliResult commit = RunCli({"commit", table_, "--actions", "-"}, actions);
   ASSERT_EQ(commit.exit_code, 0) << commit.err;
   EXPECT_EQ(Query(table_, "SELECT count(*), sum(id) FROM t"), std::vector<std::string>{"2,3"});
 }
