@@ -307,9 +307,15 @@ StatusOr<std::string> DeletionVectorReader::StoredBytes(const DeletionVectorDesc
 }
 
 StatusOr<std::vector<uint64_t>> DeletionVectorReader::DeletedRows(
-    const DeletionVectorDescriptor& dv, std::string_view data_file) {
+    const DeletionVectorDescriptor& dv, std::string_view data_file,
+    std::optional<int64_t> num_records) {
   const std::string context =
       "data file " + std::string(data_file) + ", deletion vector " + dv.UniqueId();
+  if (num_records && dv.cardinality > *num_records) {
+    return Corrupt("it deletes " + std::to_string(dv.cardinality) + " rows of a file of " +
+                   std::to_string(*num_records))
+        .WithContext(context);
+  }
   StatusOr<std::string> bytes = StoredBytes(dv);
   if (!bytes.ok()) return bytes.status().WithContext(context);
   StatusOr<std::vector<uint64_t>> rows = DecodeRoaringBitmapArray(*bytes, dv.cardinality);

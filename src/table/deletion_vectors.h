@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,9 +49,12 @@ class DeletionVectorReader {
 
   // The rows `dv` deletes from `data_file` (named in errors), ascending;
   // kInvalidArgument naming the data file and what is wrong with its DV,
-  // kNotFound when its file is missing.
+  // kNotFound when its file is missing. `num_records` (the file's stats,
+  // when known) bounds the cardinality before anything is read: a DV
+  // cannot delete more rows than its file has.
   StatusOr<std::vector<uint64_t>> DeletedRows(const DeletionVectorDescriptor& dv,
-                                              std::string_view data_file);
+                                              std::string_view data_file,
+                                              std::optional<int64_t> num_records = std::nullopt);
 
  private:
   StatusOr<std::string> StoredBytes(const DeletionVectorDescriptor& dv);

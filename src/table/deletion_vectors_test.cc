@@ -174,6 +174,17 @@ TEST_F(DeletionVectorReaderTest, InlineAndInAFileByUuidOrPath) {
       kInlineRows);
 }
 
+TEST_F(DeletionVectorReaderTest, ACardinalityAboveTheFilesRowsIsRefusedBeforeReading) {
+  // No DV file exists: the bound is checked before anything is fetched.
+  auto rows = reader_.DeletedRows(Dv("u", "^-aqEH.-t@S}K{vb[*k^", 1, 44, 6), "p.parquet", 5);
+  ASSERT_FALSE(rows.ok());
+  EXPECT_NE(rows.status().message().find("it deletes 6 rows of a file of 5"), std::string::npos)
+      << rows.status().ToString();
+  EXPECT_EQ(Read(Dv("i", kInline, std::nullopt, 44, 6)).value(), kInlineRows);
+  EXPECT_EQ(reader_.DeletedRows(Dv("i", kInline, std::nullopt, 44, 6), "p.parquet", 6).value(),
+            kInlineRows);
+}
+
 TEST_F(DeletionVectorReaderTest, EveryCorruptionIsAnErrorNamingTheFile) {
   const std::string key = "deletion_vector_d2c639aa-8816-431a-aaf6-d3fe2512ff61.bin";
   const std::string uuid = "^-aqEH.-t@S}K{vb[*k^";

@@ -3,8 +3,11 @@
 // staging directory (removed afterwards) and read there as the view `t`,
 // less the rows their deletion vectors remove.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "deltacommit/parquet/data_file_handler.h"
 #include "deltacommit/table.h"
@@ -13,6 +16,19 @@
 #include "table/deletion_vectors.h"
 
 namespace deltacommit {
+namespace {
+
+// The file's numRecords, when its stats give it.
+std::optional<int64_t> NumRecords(const AddFile& add) {
+  if (!add.stats) return std::nullopt;
+  const auto stats = nlohmann::json::parse(*add.stats, nullptr, /*allow_exceptions=*/false);
+  if (!stats.is_object()) return std::nullopt;
+  const auto it = stats.find("numRecords");
+  if (it == stats.end() || !it->is_number_integer()) return std::nullopt;
+  return it->get<int64_t>();
+}
+
+}  // namespace
 
 StatusOr<QueryResult> Table::Query(const std::string& sql, QueryOptions options) {
   const std::string context = "table " + uri();
@@ -32,7 +48,7 @@ StatusOr<QueryResult> Table::Query(const std::string& sql, QueryOptions options)
     }
     if (add.deletion_vector) {
       StatusOr<std::vector<uint64_t>> deleted =
-          deletion_vectors.DeletedRows(*add.deletion_vector, add.path);
+          deletion_vectors.DeletedRows(*add.deletion_vector, add.path, NumRecords(add));
       if (!deleted.ok()) return deleted.status().WithContext(context);
       file.deleted_rows = std::move(*deleted);
     }
