@@ -35,6 +35,9 @@ StatusOr<QueryResult> Table::Query(const std::string& sql, QueryOptions options)
   StatusOr<std::shared_ptr<const deltacommit::Snapshot>> snapshot =
       options.version ? SnapshotAt(*options.version) : Snapshot();
   if (!snapshot.ok()) return snapshot.status();
+  // The layout first: a malformed setting fails before any file is fetched.
+  DC_ASSIGN_OR_RETURN(TableLayout layout,
+                      DataLayout((*snapshot)->protocol(), (*snapshot)->metadata()));
   DC_ASSIGN_OR_RETURN(StagingDir staging, StagingDir::Create());
   std::vector<ScanFile> files;
   DeletionVectorReader deletion_vectors(*adapters().store, adapters().ActionUri());
@@ -60,8 +63,6 @@ StatusOr<QueryResult> Table::Query(const std::string& sql, QueryOptions options)
   duckdb.temp_directory = staging.path() + "/duckdb-spill";
   auto handler = DuckDbDataFileHandler::Create(duckdb);
   if (!handler.ok()) return handler.status().WithContext("memory limit");
-  DC_ASSIGN_OR_RETURN(TableLayout layout,
-                      DataLayout((*snapshot)->protocol(), (*snapshot)->metadata()));
   StatusOr<QueryResult> result =
       (*handler)->Query(layout, files, sql, QueryShape{options.json_rows, options.output});
   if (!result.ok()) return result.status().WithContext(context);

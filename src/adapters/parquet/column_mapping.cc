@@ -5,7 +5,6 @@
 #include <nlohmann/json.hpp>
 
 #include "adapters/parquet/data_sql.h"
-#include "adapters/parquet/data_types.h"
 
 namespace deltacommit::data_internal {
 namespace {
@@ -38,32 +37,6 @@ StatusOr<FieldMapping> MappingOf(const nlohmann::json& field, std::string_view c
     out.id = id->get<int64_t>();
   }
   return out;
-}
-
-StatusOr<std::string> PhysicalType(const nlohmann::json& type, std::string_view column) {
-  if (type.is_string()) return DuckDbType(type.get<std::string>(), column);
-  const std::string kind = type.value("type", "");
-  if (kind == "array") {
-    DC_ASSIGN_OR_RETURN(std::string element, PhysicalType(type.at("elementType"), column));
-    return element + "[]";
-  }
-  if (kind == "map") {
-    DC_ASSIGN_OR_RETURN(std::string key, PhysicalType(type.at("keyType"), column));
-    DC_ASSIGN_OR_RETURN(std::string value, PhysicalType(type.at("valueType"), column));
-    return "MAP(" + key + ", " + value + ")";
-  }
-  if (kind == "struct") {
-    std::string out;
-    for (const auto& field : type.at("fields")) {
-      const std::string path = std::string(column) + "." + field.at("name").get<std::string>();
-      DC_ASSIGN_OR_RETURN(FieldMapping mapping, MappingOf(field, path));
-      DC_ASSIGN_OR_RETURN(std::string inner, PhysicalType(field.at("type"), path));
-      out += (out.empty() ? "" : ", ") + SqlIdent(mapping.physical_name) + " " + inner;
-    }
-    return "STRUCT(" + out + ")";
-  }
-  return InvalidArgumentError("column \"" + std::string(column) + "\": unknown nested type " +
-                              type.dump());
 }
 
 // Whether any struct lies within `type` (only then do names need mapping).
@@ -163,16 +136,6 @@ StatusOr<FieldMapping> ReadFieldMapping(std::string_view metadata_json, std::str
     return MappingOf(nlohmann::json{{"name", name}, {"metadata", metadata}}, name);
   } catch (const nlohmann::json::exception& e) {
     return Malformed(name, e.what());
-  }
-}
-
-StatusOr<std::string> PhysicalDuckDbType(std::string_view delta_type, std::string_view column) {
-  if (delta_type.empty() || delta_type.front() != '{') return DuckDbType(delta_type, column);
-  DC_ASSIGN_OR_RETURN(nlohmann::json type, ParseType(delta_type, column));
-  try {
-    return PhysicalType(type, column);
-  } catch (const nlohmann::json::exception& e) {
-    return Malformed(column, e.what());
   }
 }
 

@@ -23,10 +23,6 @@ struct FieldMapping {
 };
 StatusOr<FieldMapping> ReadFieldMapping(std::string_view metadata_json, std::string_view name);
 
-// The DuckDB type of a StructField::type as the data files hold it: struct
-// fields under their physical names. kInvalidArgument as DuckDbType.
-StatusOr<std::string> PhysicalDuckDbType(std::string_view delta_type, std::string_view column);
-
 // A SQL expression giving `physical_sql` (a value of the physical type)
 // with the logical struct field names of `delta_type`: structs rebuilt
 // with struct_pack, lists and maps element by element. Primitive types

@@ -27,7 +27,8 @@ StatusOr<std::vector<TableColumn>> TableColumns(const TableLayout& layout) {
       DC_ASSIGN_OR_RETURN(FieldMapping mapping, ReadFieldMapping(field.metadata, field.name));
       column.physical_name = mapping.physical_name;
       column.field_id = mapping.id;
-      DC_ASSIGN_OR_RETURN(column.physical_duckdb_type, PhysicalDuckDbType(field.type, field.name));
+      DC_ASSIGN_OR_RETURN(column.physical_duckdb_type,
+                          DuckDbType(field.type, field.name, /*physical_names=*/true));
       if (layout.column_mapping_mode == "id" && !column.partition && !column.field_id) {
         return InvalidArgumentError("column \"" + field.name +
                                     "\": no delta.columnMapping.id, which id mode reads by");

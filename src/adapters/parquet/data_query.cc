@@ -343,13 +343,12 @@ StatusOr<QueryResult> DuckDbDataFileHandler::Query(const TableLayout& layout,
                       ViewSql(*connection, columns, files, layout.column_mapping_mode));
   DC_RETURN_IF_ERROR(connection->Exec("CREATE TEMP VIEW t AS " + view,
                                       "query: creating the view t over the table's files"));
-  // Each statement is checked before it runs, so that an error names the
-  // statement as written; the ones before the last run as they are.
+  // The statements before the last run as they are, each parsed and bound
+  // once; errors name each as the user wrote it.
   for (size_t i = 0; i + 1 < statements.size(); ++i) {
     const std::string what =
         "query: statement " + std::to_string(i + 1) + " of " + std::to_string(statements.size());
-    DC_RETURN_IF_ERROR(connection->IsQuery(statements[i], what).status());
-    DC_RETURN_IF_ERROR(connection->Exec(statements[i], what));
+    DC_RETURN_IF_ERROR(connection->ExecStatement(statements[i], what));
   }
   const std::string& last = statements.back();
   DC_ASSIGN_OR_RETURN(bool is_query, connection->IsQuery(last, "query"));

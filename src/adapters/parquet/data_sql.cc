@@ -147,35 +147,66 @@ StatusOr<TextRows> Connection::Query(const std::string& sql, std::string_view wh
   return out;
 }
 
-StatusOr<bool> Connection::IsQuery(const std::string& statement, std::string_view what) {
-  duckdb_extracted_statements extracted = nullptr;
-  const idx_t count = duckdb_extract_statements(connection_, statement.c_str(), &extracted);
-  struct Extracted {
-    duckdb_extracted_statements* handle;
-    ~Extracted() { duckdb_destroy_extracted(handle); }
-  } owner{&extracted};
-  if (count == 0) {
-    const char* error = duckdb_extract_statements_error(extracted);
-    return InvalidArgumentError(std::string(what) + ": " +
-                                (error != nullptr ? error : "no SQL statement"));
+namespace {
+
+// Owners of the statements DuckDB parsed from a text and of one prepared.
+struct Extracted {
+  duckdb_extracted_statements handle = nullptr;
+  idx_t count = 0;
+  ~Extracted() { duckdb_destroy_extracted(&handle); }
+};
+struct Prepared {
+  duckdb_prepared_statement handle = nullptr;
+  ~Prepared() { duckdb_destroy_prepare(&handle); }
+};
+
+Status Extract(duckdb_connection connection, const std::string& sql, std::string_view what,
+               Extracted& out) {
+  out.count = duckdb_extract_statements(connection, sql.c_str(), &out.handle);
+  if (out.count > 0) return OkStatus();
+  const char* error = duckdb_extract_statements_error(out.handle);
+  return InvalidArgumentError(std::string(what) + ": " +
+                              (error != nullptr ? error : "no SQL statement"));
+}
+
+Status Prepare(duckdb_connection connection, Extracted& extracted, idx_t index,
+               std::string_view what, Prepared& out) {
+  if (duckdb_prepare_extracted_statement(connection, extracted.handle, index, &out.handle) ==
+      DuckDBSuccess) {
+    return OkStatus();
   }
+  const char* error = duckdb_prepare_error(out.handle);
+  return InvalidArgumentError(std::string(what) + ": " +
+                              (error != nullptr ? error : "unknown DuckDB error"));
+}
+
+}  // namespace
+
+StatusOr<bool> Connection::IsQuery(const std::string& statement, std::string_view what) {
+  Extracted extracted;
+  DC_RETURN_IF_ERROR(Extract(connection_, statement, what, extracted));
   // DuckDB rewrites some queries into several statements of its own (PIVOT
   // first creates an enum type), whose last one cannot be bound before the
   // first has run: those are queries.
-  if (count > 1) return true;
-  duckdb_prepared_statement prepared = nullptr;
-  const bool ok =
-      duckdb_prepare_extracted_statement(connection_, extracted, 0, &prepared) == DuckDBSuccess;
-  const duckdb_statement_type type = ok ? duckdb_prepared_statement_type(prepared)
-                                        : DUCKDB_STATEMENT_TYPE_INVALID;
-  std::string error;
-  if (!ok) {
-    const char* message = duckdb_prepare_error(prepared);
-    error = message != nullptr ? message : "unknown DuckDB error";
+  if (extracted.count > 1) return true;
+  Prepared prepared;
+  DC_RETURN_IF_ERROR(Prepare(connection_, extracted, 0, what, prepared));
+  return duckdb_prepared_statement_type(prepared.handle) == DUCKDB_STATEMENT_TYPE_SELECT;
+}
+
+Status Connection::ExecStatement(const std::string& statement, std::string_view what) {
+  Extracted extracted;
+  DC_RETURN_IF_ERROR(Extract(connection_, statement, what, extracted));
+  // Each is bound only after the one before it ran (it may need its table).
+  for (idx_t i = 0; i < extracted.count; ++i) {
+    Prepared prepared;
+    DC_RETURN_IF_ERROR(Prepare(connection_, extracted, i, what, prepared));
+    Result result;
+    if (duckdb_execute_prepared(prepared.handle, result.out()) != DuckDBSuccess) {
+      return Failed(what, result.out());
+    }
   }
-  duckdb_destroy_prepare(&prepared);
-  if (!ok) return InvalidArgumentError(std::string(what) + ": " + error);
-  return type == DUCKDB_STATEMENT_TYPE_SELECT;
+  return OkStatus();
 }
 
 Status Connection::AppendRows(const std::string& table, std::string_view text,

@@ -74,6 +74,9 @@ class Connection {
   // message about the statement as written, once (duckdb_query repeats the
   // line of a parser error, and would name our wrapping of it).
   StatusOr<bool> IsQuery(const std::string& statement, std::string_view what);
+  // Runs `statement` (one, as the user wrote it), each part parsed and
+  // bound once; errors as IsQuery gives them, or DuckDB's run-time message.
+  Status ExecStatement(const std::string& statement, std::string_view what);
   // Appends a row (`text`, n) for each n of `numbers` to `table`, a temp
   // table of this connection with a VARCHAR and a BIGINT column, through
   // DuckDB's appender (no SQL text per row). kInvalidArgument naming

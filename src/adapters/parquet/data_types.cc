@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "adapters/parquet/column_mapping.h"
 #include "adapters/parquet/data_sql.h"
 
 namespace deltacommit::data_internal {
@@ -25,7 +26,8 @@ const std::map<std::string, std::string, std::less<>>& PrimitiveToDuckDb() {
   return *map;
 }
 
-StatusOr<std::string> FromJsonType(const nlohmann::json& type, std::string_view column);
+StatusOr<std::string> FromJsonType(const nlohmann::json& type, std::string_view column,
+                                   bool physical_names);
 
 StatusOr<std::string> FromPrimitive(std::string_view type, std::string_view column) {
   if (auto it = PrimitiveToDuckDb().find(type); it != PrimitiveToDuckDb().end()) return it->second;
@@ -38,25 +40,34 @@ StatusOr<std::string> FromPrimitive(std::string_view type, std::string_view colu
                               std::string(type) + "\" is not supported for data files");
 }
 
-StatusOr<std::string> FromJsonType(const nlohmann::json& type, std::string_view column) {
+StatusOr<std::string> FromJsonType(const nlohmann::json& type, std::string_view column,
+                                   bool physical_names) {
   if (type.is_string()) return FromPrimitive(type.get<std::string>(), column);
   const std::string kind = type.value("type", "");
   if (kind == "array") {
-    DC_ASSIGN_OR_RETURN(std::string element, FromJsonType(type.at("elementType"), column));
+    DC_ASSIGN_OR_RETURN(std::string element,
+                        FromJsonType(type.at("elementType"), column, physical_names));
     return element + "[]";
   }
   if (kind == "map") {
-    DC_ASSIGN_OR_RETURN(std::string key, FromJsonType(type.at("keyType"), column));
-    DC_ASSIGN_OR_RETURN(std::string value, FromJsonType(type.at("valueType"), column));
+    DC_ASSIGN_OR_RETURN(std::string key, FromJsonType(type.at("keyType"), column, physical_names));
+    DC_ASSIGN_OR_RETURN(std::string value,
+                        FromJsonType(type.at("valueType"), column, physical_names));
     return "MAP(" + key + ", " + value + ")";
   }
   if (kind == "struct") {
     std::string out = "STRUCT(";
     bool first = true;
     for (const auto& field : type.at("fields")) {
-      const std::string name = field.at("name").get<std::string>();
-      DC_ASSIGN_OR_RETURN(std::string inner,
-                          FromJsonType(field.at("type"), std::string(column) + "." + name));
+      std::string name = field.at("name").get<std::string>();
+      const std::string path = std::string(column) + "." + name;
+      if (physical_names) {
+        DC_ASSIGN_OR_RETURN(FieldMapping mapping,
+                            ReadFieldMapping(field.value("metadata", nlohmann::json::object()).dump(),
+                                             name));
+        name = mapping.physical_name;
+      }
+      DC_ASSIGN_OR_RETURN(std::string inner, FromJsonType(field.at("type"), path, physical_names));
       out += (first ? "" : ", ") + SqlIdent(name) + " " + inner;
       first = false;
     }
@@ -70,14 +81,15 @@ bool IsTimestamp(std::string_view t) { return t == "timestamp" || t == "timestam
 
 }  // namespace
 
-StatusOr<std::string> DuckDbType(std::string_view delta_type, std::string_view column) {
+StatusOr<std::string> DuckDbType(std::string_view delta_type, std::string_view column,
+                                 bool physical_names) {
   if (delta_type.empty() || delta_type.front() != '{') return FromPrimitive(delta_type, column);
   auto type = nlohmann::json::parse(delta_type, nullptr, /*allow_exceptions=*/false);
   if (type.is_discarded()) {
     return InvalidArgumentError("column \"" + std::string(column) + "\": malformed type JSON");
   }
   try {
-    return FromJsonType(type, column);
+    return FromJsonType(type, column, physical_names);
   } catch (const nlohmann::json::exception& e) {
     return InvalidArgumentError("column \"" + std::string(column) + "\": malformed type JSON: " +
                                 e.what());

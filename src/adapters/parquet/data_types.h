@@ -14,9 +14,12 @@
 namespace deltacommit::data_internal {
 
 // The DuckDB type for a StructField::type (a primitive name, or the JSON
-// text of a struct/array/map). kInvalidArgument naming `column` for a type
-// DuckDB cannot hold (variant, void).
-StatusOr<std::string> DuckDbType(std::string_view delta_type, std::string_view column);
+// text of a struct/array/map). With `physical_names`, struct fields are
+// named as column mapping's data files name them (their physical names).
+// kInvalidArgument naming `column` for a type DuckDB cannot hold (variant,
+// void).
+StatusOr<std::string> DuckDbType(std::string_view delta_type, std::string_view column,
+                                 bool physical_names = false);
 
 // The Delta type for a DuckDB column type as DESCRIBE prints it
 // ("BIGINT", "DECIMAL(10,2)", "VARCHAR", ...). Only primitive types;
