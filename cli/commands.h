@@ -9,6 +9,7 @@ namespace deltacommit::cli {
 void RegisterCreate(CLI::App& app, int* exit_code);
 void RegisterCommit(CLI::App& app, int* exit_code);
 void RegisterAppend(CLI::App& app, int* exit_code);
+void RegisterDelete(CLI::App& app, int* exit_code);
 void RegisterQuery(CLI::App& app, int* exit_code);
 void RegisterCheckpoint(CLI::App& app, int* exit_code);
 void RegisterSnapshot(CLI::App& app, int* exit_code);

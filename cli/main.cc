@@ -49,6 +49,7 @@ int main(int argc, char** argv) {
   deltacommit::cli::RegisterCreate(app, &exit_code);
   deltacommit::cli::RegisterCommit(app, &exit_code);
   deltacommit::cli::RegisterAppend(app, &exit_code);
+  deltacommit::cli::RegisterDelete(app, &exit_code);
   deltacommit::cli::RegisterQuery(app, &exit_code);
   deltacommit::cli::RegisterCheckpoint(app, &exit_code);
   deltacommit::cli::RegisterSnapshot(app, &exit_code);

@@ -168,6 +168,26 @@ struct AppendResult {
   int64_t rows = 0;
 };
 
+// How Table::Delete commits.
+struct DeleteOptions {
+  TransactionOptions transaction;  // max_attempts, isolation; operation DELETE
+  std::optional<std::pair<std::string, int64_t>> app_transaction;
+  // Memory DuckDB may use matching and rewriting rows; beyond it, it spills
+  // to a private temporary directory, never the working directory.
+  std::string memory_limit = "1GB";
+};
+
+struct DeleteResult {
+  // Unset when the condition matched no row: nothing was committed.
+  std::optional<CommitOutcome> outcome;
+  int64_t rows_deleted = 0;
+  int64_t files_removed = 0;    // every row deleted: the file is removed
+  int64_t files_marked = 0;     // given a deletion vector (the file stays)
+  int64_t files_rewritten = 0;  // rewritten without the deleted rows
+  std::vector<AddFile> adds;    // the new adds (new DVs, rewritten files)
+  std::vector<RemoveFile> removes;
+};
+
 // What Table::Query reads and how it answers.
 struct QueryOptions {
   std::optional<Version> version;  // unset: the latest (time travel otherwise)
@@ -245,15 +265,29 @@ class Table {
   // appends. Memory stays bounded whatever the inputs' size. Data files of
   // an append that is not committed are removed (kept only when the
   // outcome is unknown: the commit may reference them). kInvalidArgument
-  // when the inputs hold no rows; kUnimplemented for tables whose data
-  // this build cannot write (column mapping).
+  // when the inputs hold no rows.
   StatusOr<AppendResult> Append(const std::vector<AppendInput>& inputs, AppendOptions options = {});
+
+  // Deletes the rows for which `condition` (an SQL boolean expression in
+  // DuckDB's dialect over the columns of the view `t`, as after WHERE) is
+  // true, as one transaction: a file whose every row matches is removed;
+  // other files with matches get a deletion vector where the table enables
+  // them (DeletionVectorsWritable: a DV file of the protocol's format, then
+  // remove + add of the file with the new DV, numRecords kept, stats no
+  // longer tight), and are rewritten without those rows otherwise. The
+  // commit reads the whole table: a concurrent change to data the delete
+  // read (not a blind append, under WriteSerializable) is a conflict in
+  // the outcome, and the files and DVs written are removed again.
+  // kFailedPrecondition for an append-only table, and for a table
+  // recording change data when a file would lose only some of its rows
+  // (change data files are not written).
+  StatusOr<DeleteResult> Delete(const std::string& condition, DeleteOptions options = {});
 
   // Runs `sql` (DuckDB's dialect) over the snapshot's active files, seen as
   // a view named `t` (partition values from the log, cast to the columns'
   // types). Remote data files are fetched into a private temporary
   // directory, removed afterwards. kUnimplemented for tables whose data
-  // this build cannot read (column mapping, deletion vectors), naming why.
+  // this build cannot read (variant), naming why.
   StatusOr<QueryResult> Query(const std::string& sql, QueryOptions options = {});
 
   // Writes a checkpoint of the latest version (or of `version`), then

@@ -66,6 +66,15 @@ std::vector<std::string> EnabledFeatures(const Protocol& p);
 // or change data (remove actions need dataChange=false).
 bool IsAppendOnly(const Protocol& p, const Metadata& m);
 
+// deletionVectors is supported and delta.enableDeletionVectors is "true"
+// (Spark's deletionVectorsWritable): deletes mark rows with DVs rather than
+// rewriting files. Readers must apply DVs wherever the feature is supported.
+bool DeletionVectorsWritable(const Protocol& p, const Metadata& m);
+
+// delta.enableChangeDataFeed is "true": a commit that removes some rows of
+// a file (not whole files) owes change data files (cdc actions).
+bool ChangeDataFeedEnabled(const Metadata& m);
+
 // inCommitTimestamp is supported and delta.enableInCommitTimestamps is
 // "true": every commit must start with a commitInfo holding inCommitTimestamp.
 bool InCommitTimestampsEnabled(const Protocol& p, const Metadata& m);

@@ -46,8 +46,8 @@ constexpr std::array<FeatureInfo, 28> kFeatures = {{
     {"generatedColumns", Kind::kWriter, 1, 4, true, Write::kUnlessActive},
     {"identityColumns", Kind::kWriter, 1, 6, true, Write::kUnlessActive},
     {"allowColumnDefaults", Kind::kWriter, 0, 0, true, Write::kUnlessActive},
-    // CDC files are optional for appends and deletes of whole files; we never
-    // rewrite rows, so no change data is owed.
+    // CDC files are optional for appends and deletes of whole files; a
+    // delete that would remove part of a file is refused (Table::Delete).
     {"changeDataFeed", Kind::kWriter, 1, 4, true, Write::kYes},
     // Partition values and stats in the log use physical names; replay only
     // compares strings, and commits pass the schema metadata through.
@@ -480,6 +480,12 @@ bool IsFeatureEnabled(const Protocol& p, std::string_view feature) {
 bool IsAppendOnly(const Protocol& p, const Metadata& m) {
   return IsFeatureEnabled(p, "appendOnly") && IsTrue(m, "delta.appendOnly");
 }
+
+bool DeletionVectorsWritable(const Protocol& p, const Metadata& m) {
+  return IsFeatureEnabled(p, "deletionVectors") && IsTrue(m, "delta.enableDeletionVectors");
+}
+
+bool ChangeDataFeedEnabled(const Metadata& m) { return IsTrue(m, "delta.enableChangeDataFeed"); }
 
 bool InCommitTimestampsEnabled(const Protocol& p, const Metadata& m) {
   return IsFeatureEnabled(p, "inCommitTimestamp") &&

@@ -381,6 +381,23 @@ TEST(InCommitTimestampsEnabledTest, NeedsFeatureAndProperty) {
       Meta({{"delta.enableInCommitTimestamps", "false"}})));
 }
 
+TEST(DeletionVectorsWritableTest, NeedsFeatureAndProperty) {
+  const Metadata on = Meta({{"delta.enableDeletionVectors", "true"}});
+  const Protocol dv = WithFeatures(std::vector<std::string>{"deletionVectors"},
+                                   {"deletionVectors"});
+  EXPECT_TRUE(DeletionVectorsWritable(dv, on));
+  EXPECT_TRUE(DeletionVectorsWritable(dv, Meta({{"delta.enableDeletionVectors", "True"}})));
+  // Supported but not enabled: DVs are read, deletes rewrite files.
+  EXPECT_FALSE(DeletionVectorsWritable(dv, Meta()));
+  EXPECT_FALSE(DeletionVectorsWritable(Legacy(2, 6), on));
+}
+
+TEST(ChangeDataFeedEnabledTest, ThePropertySaysSo) {
+  EXPECT_TRUE(ChangeDataFeedEnabled(Meta({{"delta.enableChangeDataFeed", "true"}})));
+  EXPECT_FALSE(ChangeDataFeedEnabled(Meta({{"delta.enableChangeDataFeed", "false"}})));
+  EXPECT_FALSE(ChangeDataFeedEnabled(Meta()));
+}
+
 // ---- ProtocolForNewTable ----
 
 struct NewTableCase {

@@ -8,12 +8,16 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <iostream>
 #include <stdexcept>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "deltacommit/commit_rules.h"
 #include "deltacommit/table_features.h"
+#include "table/deletion_vectors.h"
 
 namespace deltacommit {
 namespace {
@@ -74,6 +78,19 @@ Status UploadFile(ObjectStore& store, const std::string& path, const std::string
   return store.Put(key, bytes).WithContext("writing " + store.Describe() + "/" + key);
 }
 
+StatusOr<AddFile> UploadDataFile(ObjectStore& store, const WrittenDataFile& f,
+                                 int64_t modification_time) {
+  AddFile add;
+  add.path = f.add_path;
+  add.partition_values = f.partition_values;
+  DC_ASSIGN_OR_RETURN(add.size, LocalFileSize(f.local_path));
+  add.modification_time = modification_time;
+  add.data_change = true;
+  add.stats = f.stats;
+  DC_RETURN_IF_ERROR(UploadFile(store, f.local_path, f.table_key));
+  return add;
+}
+
 Status DownloadDataFile(ObjectStore& store, std::string_view table_uri, const AddFile& add,
                         const std::string& local) {
   // Relative, or absolute under the table: the rule every commit's paths
@@ -85,6 +102,38 @@ Status DownloadDataFile(ObjectStore& store, std::string_view table_uri, const Ad
   out.close();
   if (!out) return Failure("write", local);
   return OkStatus();
+}
+
+namespace {
+
+// The file's numRecords, when its stats give it.
+std::optional<int64_t> NumRecords(const AddFile& add) {
+  if (!add.stats) return std::nullopt;
+  const auto stats = nlohmann::json::parse(*add.stats, nullptr, /*allow_exceptions=*/false);
+  if (!stats.is_object()) return std::nullopt;
+  const auto it = stats.find("numRecords");
+  if (it == stats.end() || !it->is_number_integer()) return std::nullopt;
+  return it->get<int64_t>();
+}
+
+}  // namespace
+
+StatusOr<StagedScan> StageScan(ObjectStore& store, std::string_view table_uri,
+                               const Snapshot& snapshot, const std::string& staging_dir) {
+  StagedScan out;
+  DeletionVectorReader deletion_vectors(store, std::string(table_uri));
+  for (const auto& [key, add] : snapshot.active_files()) {
+    ScanFile file{staging_dir + "/" + std::to_string(out.files.size()) + ".parquet",
+                  add.partition_values, {}};
+    DC_RETURN_IF_ERROR(DownloadDataFile(store, table_uri, add, file.local_path));
+    if (add.deletion_vector) {
+      DC_ASSIGN_OR_RETURN(file.deleted_rows, deletion_vectors.DeletedRows(
+                                                 *add.deletion_vector, add.path, NumRecords(add)));
+    }
+    out.files.push_back(std::move(file));
+    out.adds.push_back(add);
+  }
+  return out;
 }
 
 StatusOr<TableLayout> DataLayout(const Protocol& p, const Metadata& m) {

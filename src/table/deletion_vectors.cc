@@ -39,6 +39,19 @@ uint64_t LittleEndian64(const char* p) {
   for (int i = 7; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(p[i]);
   return v;
 }
+void PutLittleEndian(std::string& out, uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) out += static_cast<char>((v >> (8 * i)) & 0xff);
+}
+
+void PutBigEndian32(std::string& out, uint32_t v) {
+  for (int shift = 24; shift >= 0; shift -= 8) out += static_cast<char>((v >> shift) & 0xff);
+}
+
+uint32_t Crc32(std::string_view data) {
+  return static_cast<uint32_t>(
+      crc32(0L, reinterpret_cast<const Bytef*>(data.data()), static_cast<uInt>(data.size())));
+}
+
 uint32_t BigEndian32(const char* p) {
   uint32_t v = 0;
   for (int i = 0; i < 4; ++i) v = (v << 8) | static_cast<unsigned char>(p[i]);
@@ -249,6 +262,75 @@ StatusOr<std::vector<uint64_t>> DecodeRoaringBitmapArray(std::string_view bytes,
   return rows;
 }
 
+std::string EncodeRoaringBitmapArray(const std::vector<uint64_t>& rows) {
+  // Each bucket holds the rows sharing their high 32 bits, its key.
+  std::vector<std::pair<uint32_t, std::unique_ptr<roaring_bitmap_t, RoaringFree>>> buckets;
+  std::vector<uint32_t> low;
+  for (size_t i = 0; i < rows.size();) {
+    const auto key = static_cast<uint32_t>(rows[i] >> 32);
+    low.clear();
+    for (; i < rows.size() && static_cast<uint32_t>(rows[i] >> 32) == key; ++i) {
+      low.push_back(static_cast<uint32_t>(rows[i]));
+    }
+    std::unique_ptr<roaring_bitmap_t, RoaringFree> bitmap(roaring_bitmap_create());
+    roaring_bitmap_add_many(bitmap.get(), low.size(), low.data());
+    roaring_bitmap_run_optimize(bitmap.get());
+    buckets.emplace_back(key, std::move(bitmap));
+  }
+  std::string out;
+  PutLittleEndian(out, kPortableMagic, 4);
+  PutLittleEndian(out, buckets.size(), 8);
+  for (const auto& [key, bitmap] : buckets) {
+    PutLittleEndian(out, key, 4);
+    const size_t at = out.size();
+    out.resize(at + roaring_bitmap_portable_size_in_bytes(bitmap.get()));
+    roaring_bitmap_portable_serialize(bitmap.get(), out.data() + at);
+  }
+  return out;
+}
+
+namespace {
+
+// The 16 bytes of a UUID's canonical text.
+std::string UuidBytes(std::string_view text) {
+  std::string out;
+  int high = -1;
+  for (const char c : text) {
+    if (std::isxdigit(static_cast<unsigned char>(c)) == 0) continue;
+    const int digit = std::isdigit(static_cast<unsigned char>(c)) != 0
+                          ? c - '0'
+                          : std::tolower(static_cast<unsigned char>(c)) - 'a' + 10;
+    if (high < 0) {
+      high = digit;
+    } else {
+      out += static_cast<char>(high * 16 + digit);
+      high = -1;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+DeletionVectorFile::DeletionVectorFile(std::string_view uuid)
+    : path_or_inline_dv_(Z85Encode(UuidBytes(uuid))),
+      key_("deletion_vector_" + UuidText(UuidBytes(uuid)) + ".bin"),
+      bytes_(1, '\1') {}
+
+DeletionVectorDescriptor DeletionVectorFile::Add(const std::vector<uint64_t>& rows) {
+  const std::string data = EncodeRoaringBitmapArray(rows);
+  DeletionVectorDescriptor dv;
+  dv.storage_type = "u";
+  dv.path_or_inline_dv = path_or_inline_dv_;
+  dv.offset = static_cast<int32_t>(bytes_.size());
+  dv.size_in_bytes = static_cast<int32_t>(data.size());
+  dv.cardinality = static_cast<int64_t>(rows.size());
+  PutBigEndian32(bytes_, static_cast<uint32_t>(data.size()));
+  bytes_ += data;
+  PutBigEndian32(bytes_, Crc32(data));
+  return dv;
+}
+
 StatusOr<std::string_view> DeletionVectorReader::FileBytes(const std::string& key) {
   auto it = files_.find(key);
   if (it == files_.end()) {
@@ -297,8 +379,7 @@ StatusOr<std::string> DeletionVectorReader::StoredBytes(const DeletionVectorDesc
   }
   const std::string_view data(at + 4, size);
   const uint32_t checksum = BigEndian32(at + 4 + size);
-  const auto computed = static_cast<uint32_t>(
-      crc32(0L, reinterpret_cast<const Bytef*>(data.data()), static_cast<uInt>(data.size())));
+  const uint32_t computed = Crc32(data);
   if (checksum != computed) {
     return Corrupt(key + " at offset " + std::to_string(offset) + ": checksum " +
                    std::to_string(checksum) + " stored, " + std::to_string(computed) + " computed");

@@ -38,6 +38,33 @@ StatusOr<std::string> DeletionVectorFileKey(const DeletionVectorDescriptor& dv);
 StatusOr<std::vector<uint64_t>> DecodeRoaringBitmapArray(std::string_view bytes,
                                                          int64_t cardinality);
 
+// `rows` (row indexes, ascending, no repeats) as a RoaringBitmapArray in the
+// protocol's portable format: the magic number, the bucket count, then each
+// bucket's key and its 32-bit Roaring bitmap (run-optimised, as Delta writes
+// them).
+std::string EncodeRoaringBitmapArray(const std::vector<uint64_t>& rows);
+
+// A DV file being built (the protocol's "Deletion Vector File Storage
+// Format"): the format version byte, then each DV as its size (4 bytes, big
+// endian), its RoaringBitmapArray and the CRC-32 of those bytes (4 bytes,
+// big endian). The file is named by a fresh UUID at the table's root.
+class DeletionVectorFile {
+ public:
+  // `uuid`: its canonical text (NewUuid()).
+  explicit DeletionVectorFile(std::string_view uuid);
+  // Appends a DV deleting `rows` (ascending, no repeats); its descriptor
+  // (storage type `u`, the offset of its size field).
+  DeletionVectorDescriptor Add(const std::vector<uint64_t>& rows);
+  bool empty() const { return bytes_.size() == 1; }
+  const std::string& key() const { return key_; }  // under the table root
+  const std::string& bytes() const { return bytes_; }
+
+ private:
+  std::string path_or_inline_dv_;  // the UUID in Z85 (no random prefix)
+  std::string key_;
+  std::string bytes_;
+};
+
 // Reads the DVs of a table's files; a DV file is fetched once however many
 // DVs it holds.
 class DeletionVectorReader {

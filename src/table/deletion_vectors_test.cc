@@ -147,6 +147,23 @@ TEST(RoaringBitmapArrayTest, CorruptBitmapsAreNamed) {
             std::string::npos);
 }
 
+TEST(RoaringBitmapArrayTest, EncodesTheSpecsBytes) {
+  EXPECT_EQ(EncodeRoaringBitmapArray(kRows), kPortable);
+  Rows two = kRows;
+  for (uint64_t r : kRows) two.push_back((uint64_t{1} << 32) + r);
+  EXPECT_EQ(EncodeRoaringBitmapArray(two), kPortableTwoBuckets);
+  EXPECT_EQ(EncodeRoaringBitmapArray({}), LittleEndian(1681511377, 4) + LittleEndian(0, 8));
+}
+
+TEST(RoaringBitmapArrayTest, RunsAndManyBucketsRoundTrip) {
+  Rows rows;
+  for (uint64_t r = 0; r < 100000; ++r) rows.push_back(r);  // one run
+  for (uint64_t r = 0; r < 5000; r += 7) rows.push_back((uint64_t{3} << 32) + r);
+  const std::string bytes = EncodeRoaringBitmapArray(rows);
+  EXPECT_LT(bytes.size(), 2000u);  // the run is kept as a run, not 100,000 values
+  EXPECT_EQ(DecodeRoaringBitmapArray(bytes, static_cast<int64_t>(rows.size())).value(), rows);
+}
+
 class DeletionVectorReaderTest : public ::testing::Test {
  protected:
   StatusOr<Rows> Read(const DeletionVectorDescriptor& dv) {
@@ -172,6 +189,26 @@ TEST_F(DeletionVectorReaderTest, InlineAndInAFileByUuidOrPath) {
               offset, 44, 6))
           .value(),
       kInlineRows);
+}
+
+TEST_F(DeletionVectorReaderTest, AFileWeWriteReadsBackAtEachOffset) {
+  DeletionVectorFile file("d2c639aa-8816-431a-aaf6-d3fe2512ff61");
+  EXPECT_TRUE(file.empty());
+  const DeletionVectorDescriptor first = file.Add(kRows);
+  const DeletionVectorDescriptor second = file.Add({0, 1, 2, 99});
+  EXPECT_FALSE(file.empty());
+  // The protocol's example UUID, as its example spells it.
+  EXPECT_EQ(first.path_or_inline_dv, "^-aqEH.-t@S}K{vb[*k^");
+  EXPECT_EQ(file.key(), "deletion_vector_d2c639aa-8816-431a-aaf6-d3fe2512ff61.bin");
+  EXPECT_EQ(first.storage_type, "u");
+  EXPECT_EQ(first.offset, 1);
+  EXPECT_EQ(first.size_in_bytes, static_cast<int32_t>(kPortable.size()));
+  EXPECT_EQ(first.cardinality, 6);
+  EXPECT_EQ(file.bytes(), std::string(1, '\x01') + Framed(kPortable) +
+                              Framed(EncodeRoaringBitmapArray({0, 1, 2, 99})));
+  ASSERT_TRUE(store_.Put(file.key(), file.bytes()).ok());
+  EXPECT_EQ(Read(first).value(), kRows);
+  EXPECT_EQ(Read(second).value(), (Rows{0, 1, 2, 99}));
 }
 
 TEST_F(DeletionVectorReaderTest, ACardinalityAboveTheFilesRowsIsRefusedBeforeReading) {

@@ -74,14 +74,7 @@ class Stager {
 
  private:
   Status Upload(const WrittenDataFile& f, Staged& staged) {
-    AddFile add;
-    add.path = f.add_path;
-    add.partition_values = f.partition_values;
-    DC_ASSIGN_OR_RETURN(add.size, LocalFileSize(f.local_path));
-    add.modification_time = clock_.NowMillis();
-    add.data_change = true;
-    add.stats = f.stats;
-    DC_RETURN_IF_ERROR(UploadFile(store_, f.local_path, f.table_key));
+    DC_ASSIGN_OR_RETURN(AddFile add, UploadDataFile(store_, f, clock_.NowMillis()));
     staged.uploaded.push_back(f.table_key);
     staged.adds.push_back(std::move(add));
     staged.rows += f.num_records;

@@ -209,6 +209,45 @@ Status Connection::ExecStatement(const std::string& statement, std::string_view 
   return OkStatus();
 }
 
+StatusOr<std::vector<std::pair<int64_t, int64_t>>> Connection::QueryPairs(
+    const std::string& statement, std::string_view what) {
+  Extracted extracted;
+  DC_RETURN_IF_ERROR(Extract(connection_, statement, what, extracted));
+  // One statement only: the caller's text (a delete's condition) cannot
+  // smuggle in another.
+  if (extracted.count != 1) {
+    return InvalidArgumentError(std::string(what) + ": one SQL expression expected, " +
+                                std::to_string(extracted.count) + " statements found");
+  }
+  Prepared prepared;
+  DC_RETURN_IF_ERROR(Prepare(connection_, extracted, 0, what, prepared));
+  Result result;
+  if (duckdb_execute_prepared(prepared.handle, result.out()) != DuckDBSuccess) {
+    return Failed(what, result.out());
+  }
+  if (duckdb_column_count(result.out()) != 2 ||
+      duckdb_column_type(result.out(), 0) != DUCKDB_TYPE_BIGINT ||
+      duckdb_column_type(result.out(), 1) != DUCKDB_TYPE_BIGINT) {
+    return InternalError(std::string(what) + ": the query does not give two BIGINT columns");
+  }
+  std::vector<std::pair<int64_t, int64_t>> out;
+  while (duckdb_data_chunk chunk = duckdb_fetch_chunk(*result.out())) {
+    const idx_t size = duckdb_data_chunk_get_size(chunk);
+    const duckdb_vector first = duckdb_data_chunk_get_vector(chunk, 0);
+    const duckdb_vector second = duckdb_data_chunk_get_vector(chunk, 1);
+    const auto* a = static_cast<const int64_t*>(duckdb_vector_get_data(first));
+    const auto* b = static_cast<const int64_t*>(duckdb_vector_get_data(second));
+    const uint64_t* a_valid = duckdb_vector_get_validity(first);
+    const uint64_t* b_valid = duckdb_vector_get_validity(second);
+    for (idx_t i = 0; i < size; ++i) {
+      out.emplace_back(duckdb_validity_row_is_valid(const_cast<uint64_t*>(a_valid), i) ? a[i] : -1,
+                       duckdb_validity_row_is_valid(const_cast<uint64_t*>(b_valid), i) ? b[i] : -1);
+    }
+    duckdb_destroy_data_chunk(&chunk);
+  }
+  return out;
+}
+
 Status Connection::AppendRows(const std::string& table, std::string_view text,
                               const std::vector<uint64_t>& numbers) {
   duckdb_appender appender = nullptr;

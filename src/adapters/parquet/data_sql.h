@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "deltacommit/status.h"
@@ -77,6 +78,12 @@ class Connection {
   // Runs `statement` (one, as the user wrote it), each part parsed and
   // bound once; errors as IsQuery gives them, or DuckDB's run-time message.
   Status ExecStatement(const std::string& statement, std::string_view what);
+  // Runs `statement`, one query giving two BIGINT columns (kInvalidArgument
+  // when `statement` holds several, or its columns are not BIGINT), and
+  // gives its rows as pairs, read chunk by chunk (no text per cell); NULL
+  // reads as -1.
+  StatusOr<std::vector<std::pair<int64_t, int64_t>>> QueryPairs(const std::string& statement,
+                                                                std::string_view what);
   // Appends a row (`text`, n) for each n of `numbers` to `table`, a temp
   // table of this connection with a VARCHAR and a BIGINT column, through
   // DuckDB's appender (no SQL text per row). kInvalidArgument naming

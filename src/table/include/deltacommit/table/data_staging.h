@@ -10,6 +10,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "deltacommit/actions.h"
 #include "deltacommit/object_store.h"
@@ -47,11 +48,30 @@ StatusOr<int64_t> LocalFileSize(const std::string& path);
 // files are cut at kTargetDataFileBytes to bound this).
 Status UploadFile(ObjectStore& store, const std::string& path, const std::string& key);
 
+// Uploads the data file `f` (written by a DataFileHandler) into the table
+// and gives the add that commits it: data changed, modified at
+// `modification_time` (ms since the epoch), with its stats.
+StatusOr<AddFile> UploadDataFile(ObjectStore& store, const WrittenDataFile& f,
+                                 int64_t modification_time);
+
 // Fetches the data file of `add` (URI-encoded, relative to the table or
 // absolute under `table_uri`, as ActionPathKey takes it) into `local`.
 // kInvalidArgument for a path outside the table.
 Status DownloadDataFile(ObjectStore& store, std::string_view table_uri, const AddFile& add,
                         const std::string& local);
+
+// A snapshot's active files fetched into a staging directory, each with the
+// rows its deletion vector removes (read and checked as DeletionVectorReader
+// does).
+struct StagedScan {
+  std::vector<ScanFile> files;
+  std::vector<AddFile> adds;  // the snapshot's add of each file, in order
+};
+
+// Stages every active file of `snapshot` into `staging_dir`. Errors name
+// the data file (and its DV) that could not be read.
+StatusOr<StagedScan> StageScan(ObjectStore& store, std::string_view table_uri,
+                               const Snapshot& snapshot, const std::string& staging_dir);
 
 // What the data files of a table with protocol `p` and metaData `m` must
 // match: its schema, partition columns, statistics setting

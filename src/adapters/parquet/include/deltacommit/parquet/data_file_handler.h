@@ -14,6 +14,9 @@
 // aggregate over each written file. The temp table spills to disk beyond
 // DuckDB's memory limit, so memory stays bounded whatever the input's size.
 //
+// Deleting (data_match.cc): the same view with each row's file and index
+// in it; the condition's matches come back chunk by chunk as numbers.
+//
 // Querying: the view `t` reads the files with read_parquet, joined on the
 // file name to a table of their partition values, which are cast to the
 // partition columns' types (the values in the log are the truth, not the
@@ -57,6 +60,8 @@ class DuckDbDataFileHandler : public DataFileHandler {
   StatusOr<std::string> InferSchemaString(const DataInput& sample) override;
   StatusOr<QueryResult> Query(const TableLayout& layout, const std::vector<ScanFile>& files,
                               const std::string& sql, const QueryShape& shape) override;
+  StatusOr<RowMatches> MatchRows(const TableLayout& layout, const std::vector<ScanFile>& files,
+                                 const std::string& condition) override;
 
  private:
   DuckDbDataFileHandler(std::unique_ptr<data_internal::Database> db, const DuckDbOptions& options);

@@ -67,6 +67,14 @@ struct ScanFile {
   std::vector<uint64_t> deleted_rows;
 };
 
+// What a delete's condition matches in a scan (DataFileHandler::MatchRows).
+struct RowMatches {
+  // Per file, in the scan's order: the rows the condition matches that its
+  // deletion vector has not removed already, ascending.
+  std::vector<std::vector<uint64_t>> rows;
+  // Per file: the rows it holds (its Parquet footer's count), deleted or not.
+  std::vector<int64_t> file_rows;
+};
 
 class DataFileHandler {
  public:
@@ -94,6 +102,14 @@ class DataFileHandler {
   virtual StatusOr<QueryResult> Query(const TableLayout& layout,
                                       const std::vector<ScanFile>& files,
                                       const std::string& sql, const QueryShape& shape) = 0;
+
+  // The rows of `files` that `condition` (one SQL boolean expression over
+  // the view `t`'s columns, as after WHERE) matches; a row it gives NULL is
+  // not matched. kInvalidArgument naming the condition when it is not one
+  // expression over those columns.
+  virtual StatusOr<RowMatches> MatchRows(const TableLayout& layout,
+                                         const std::vector<ScanFile>& files,
+                                         const std::string& condition) = 0;
 };
 
 }  // namespace deltacommit
