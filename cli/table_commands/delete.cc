@@ -33,6 +33,7 @@ int Report(const DeleteArgs& args, const std::string& uri, const DeleteResult& r
                               : "committed"},
         {"version", r.outcome ? nlohmann::ordered_json(r.outcome->version) : nullptr},
         {"rows_deleted", r.rows_deleted},
+        {"files_read", r.files_read},
         {"files_removed", r.files_removed},
         {"files_with_deletion_vectors", r.files_marked},
         {"files_rewritten", r.files_rewritten}};

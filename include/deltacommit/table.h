@@ -181,6 +181,9 @@ struct DeleteResult {
   // Unset when the condition matched no row: nothing was committed.
   std::optional<CommitOutcome> outcome;
   int64_t rows_deleted = 0;
+  // Data files fetched to match rows: none when the condition reads only
+  // partition columns (decided from the log's partition values).
+  int64_t files_read = 0;
   int64_t files_removed = 0;    // every row deleted: the file is removed
   int64_t files_marked = 0;     // given a deletion vector (the file stays)
   int64_t files_rewritten = 0;  // rewritten without the deleted rows
@@ -270,7 +273,9 @@ class Table {
 
   // Deletes the rows for which `condition` (an SQL boolean expression in
   // DuckDB's dialect over the columns of the view `t`, as after WHERE) is
-  // true, as one transaction: a file whose every row matches is removed;
+  // true, as one transaction: a file whose every row matches is removed
+  // (decided from the log alone when the condition reads only partition
+  // columns and calls no volatile function such as random());
   // other files with matches get a deletion vector where the table enables
   // them (DeletionVectorsWritable: a DV file of the protocol's format, then
   // remove + add of the file with the new DV, numRecords kept, stats no

@@ -19,6 +19,7 @@ __all__ = [
     "Metadata",
     "CommitResult",
     "AppendResult",
+    "DeleteResult",
     "CheckpointInfo",
     "CheckReport",
     "QueryResult",
@@ -86,6 +87,28 @@ class AppendResult(CommitResult):
 
     rows: int = 0
     files: List[Dict[str, Any]] = field(default_factory=list, repr=False)
+
+
+@dataclass(frozen=True)
+class DeleteResult:
+    """What ``Table.delete`` did. ``version`` is ``None`` when no row
+    matched (nothing was committed). ``files_read`` counts the data files
+    fetched to match rows: none for a predicate on partition columns
+    alone. A file whose every row matched is in ``files_removed``; others
+    got a deletion vector (``files_with_deletion_vectors``) or were
+    rewritten (``files_rewritten``)."""
+
+    version: Optional[int]
+    rows_deleted: int
+    files_read: int
+    files_removed: int
+    files_with_deletion_vectors: int
+    files_rewritten: int
+    attempts: int = 0
+    rebases: int = 0
+    already_committed: bool = False
+    assigned: bool = False
+    merged: int = 0
 
 
 @dataclass(frozen=True)
@@ -511,6 +534,36 @@ class Table:
             outcome = self._native.append(inputs, app_id, app_version, max_attempts, memory_limit)
         files = [_file_dict(json.loads(text)) for text in outcome["adds_json"]]
         return _result(outcome, AppendResult, rows=outcome["rows"], files=files)
+
+    def delete(
+        self,
+        predicate: str,
+        *,
+        app_id: Optional[str] = None,
+        app_version: Optional[int] = None,
+        max_attempts: Optional[int] = None,
+        memory_limit: str = "1GB",
+    ) -> DeleteResult:
+        """Deletes the rows for which ``predicate`` (an SQL condition in
+        DuckDB's dialect over the table's columns, as after ``WHERE``;
+        ``"true"`` for every row) holds, as one commit: with deletion
+        vectors where the table enables them (``delta.enableDeletionVectors``),
+        by rewriting the files otherwise. A concurrent commit that changed
+        data it read raises :class:`ConflictError` and nothing is deleted."""
+        d = self._native.delete(predicate, app_id, app_version, max_attempts, memory_limit)
+        counts = {
+            k: d[k]
+            for k in (
+                "rows_deleted",
+                "files_read",
+                "files_removed",
+                "files_with_deletion_vectors",
+                "files_rewritten",
+            )
+        }
+        if d["result"] == "nothing_matched":
+            return DeleteResult(version=None, **counts)
+        return _result(d, DeleteResult, **counts)
 
     def checkpoint(self, version: Optional[int] = None) -> CheckpointInfo:
         """Writes a checkpoint of the latest version (or ``version``), then

@@ -296,6 +296,27 @@ void BindTableClass(py::module_& m) {
           py::arg("inputs"), py::arg("app_id"), py::arg("app_version"), py::arg("max_attempts"),
           py::arg("memory_limit"))
       .def(
+          "delete",
+          [](PyTable& t, const std::string& predicate, std::optional<std::string> app_id,
+             std::optional<int64_t> app_version, std::optional<int> max_attempts,
+             const std::string& memory_limit) {
+            DeleteOptions options;
+            options.transaction = TransactionOptionsFrom("DELETE", "WriteSerializable", max_attempts);
+            options.app_transaction = AppTransaction(app_id, app_version);
+            options.memory_limit = memory_limit;
+            DeleteResult result = Released(t, [&] { return t.table.Delete(predicate, options); });
+            py::dict d = result.outcome ? OutcomeDict(*result.outcome) : py::dict();
+            if (!result.outcome) d["result"] = "nothing_matched";
+            d["rows_deleted"] = result.rows_deleted;
+            d["files_read"] = result.files_read;
+            d["files_removed"] = result.files_removed;
+            d["files_with_deletion_vectors"] = result.files_marked;
+            d["files_rewritten"] = result.files_rewritten;
+            return d;
+          },
+          py::arg("predicate"), py::arg("app_id"), py::arg("app_version"),
+          py::arg("max_attempts"), py::arg("memory_limit"))
+      .def(
           "checkpoint",
           [](PyTable& t, std::optional<Version> version) {
             CheckpointInfo info = Released(t, [&] { return t.table.Checkpoint(version); });

@@ -106,3 +106,36 @@ def test_query_writes_its_rows_to_a_file_whole(local_tables, tmp_path):
     copied = table.query(f"COPY (SELECT * FROM t) TO '{tmp_path / 'c.json'}' (FORMAT json)")
     assert copied.rows == [(3,)]
     assert len((tmp_path / "c.json").read_text().splitlines()) == 3
+
+
+def test_delete_marks_rows_with_deletion_vectors_then_removes_whole_files(tables, tmp_path):
+    table = tables.new(
+        "id:long,region:string",
+        ["region"],
+        properties={"delta.enableDeletionVectors": "true", "delta.columnMapping.mode": "name"},
+    )
+    table.append(write(tmp_path / "rows.csv", "id,region\n1,eu\n2,eu\n3,eu\n4,us\n5,us\n"))
+    marked = table.delete("id % 2 = 0")
+    assert (marked.version, marked.rows_deleted) == (2, 2)
+    assert (marked.files_read, marked.files_with_deletion_vectors, marked.files_rewritten) == (2, 2, 0)
+    files = table.update().files()
+    assert all(f["deletion_vector"]["storageType"] == "u" for f in files)
+    # A predicate on the partition column alone reads no data file.
+    whole = table.delete("region = 'us'")
+    assert (whole.rows_deleted, whole.files_read, whole.files_removed) == (1, 0, 1)
+    nothing = table.delete("id > 100")
+    assert (nothing.version, nothing.rows_deleted) == (None, 0)
+    assert table.query("SELECT id FROM t ORDER BY id").rows == [(1,), (3,)]
+    assert [e["operation"] for e in table.history(2)] == ["DELETE", "DELETE"]
+
+
+def test_delete_rewrites_files_without_deletion_vectors(local_tables, tmp_path):
+    table = local_tables.new("id:long,name:string")
+    table.append(write(tmp_path / "rows.csv", "id,name\n1,a\n2,b\n3,c\n"))
+    result = table.delete("name <> 'b'")
+    assert (result.rows_deleted, result.files_rewritten) == (2, 1)
+    assert table.query("SELECT id, name FROM t").rows == [(2, "b")]
+    with pytest.raises(deltacommit.InvalidArgumentError, match="not found"):
+        table.delete("nope = 1")
+    with pytest.raises(deltacommit.InvalidArgumentError, match="no condition"):
+        table.delete("  ")

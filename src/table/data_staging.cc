@@ -104,9 +104,6 @@ Status DownloadDataFile(ObjectStore& store, std::string_view table_uri, const Ad
   return OkStatus();
 }
 
-namespace {
-
-// The file's numRecords, when its stats give it.
 std::optional<int64_t> NumRecords(const AddFile& add) {
   if (!add.stats) return std::nullopt;
   const auto stats = nlohmann::json::parse(*add.stats, nullptr, /*allow_exceptions=*/false);
@@ -116,14 +113,14 @@ std::optional<int64_t> NumRecords(const AddFile& add) {
   return it->get<int64_t>();
 }
 
-}  // namespace
-
 StatusOr<StagedScan> StageScan(ObjectStore& store, std::string_view table_uri,
                                const Snapshot& snapshot, const std::string& staging_dir) {
   StagedScan out;
   DeletionVectorReader deletion_vectors(store, std::string(table_uri));
   for (const auto& [key, add] : snapshot.active_files()) {
-    ScanFile file{staging_dir + "/" + std::to_string(out.files.size()) + ".parquet",
+    // Named after the data file too, so that DuckDB's messages name it.
+    const std::string_view name = std::string_view(add.path).substr(add.path.rfind('/') + 1);
+    ScanFile file{staging_dir + "/" + std::to_string(out.files.size()) + "-" + std::string(name),
                   add.partition_values, {}};
     DC_RETURN_IF_ERROR(DownloadDataFile(store, table_uri, add, file.local_path));
     if (add.deletion_vector) {

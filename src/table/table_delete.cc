@@ -81,51 +81,51 @@ void RemoveUploaded(ObjectStore& store, const DeletePlan& plan) {
   for (const std::string& key : plan.uploaded) (void)store.Delete(key);
 }
 
-}  // namespace
+// A condition on partition columns alone, decided from the log: the files
+// it matches are removed whole and no data file is fetched. nullopt when
+// the rows must be read (another column, or a file whose row count the
+// log does not give).
+StatusOr<std::optional<DeletePlan>> PlanByPartitions(DataFileHandler& handler,
+                                                     const TableLayout& layout,
+                                                     const Snapshot& snapshot,
+                                                     const std::string& condition, int64_t now) {
+  const std::optional<DeletePlan> kReadTheRows;
+  if (layout.partition_columns.empty()) return kReadTheRows;
+  std::vector<ScanFile> files;
+  std::vector<const AddFile*> adds;
+  for (const auto& [key, add] : snapshot.active_files()) {
+    files.push_back(ScanFile{std::to_string(files.size()), add.partition_values, {}});
+    adds.push_back(&add);
+  }
+  DC_ASSIGN_OR_RETURN(std::optional<std::vector<bool>> matched,
+                      handler.MatchFiles(layout, files, condition));
+  if (!matched) return kReadTheRows;
+  DeletePlan plan;
+  for (size_t i = 0; i < adds.size(); ++i) {
+    if (!(*matched)[i]) continue;
+    const std::optional<int64_t> rows = NumRecords(*adds[i]);
+    if (!rows) return kReadTheRows;
+    const int64_t deleted = adds[i]->deletion_vector ? adds[i]->deletion_vector->cardinality : 0;
+    plan.result.rows_deleted += *rows - deleted;
+    plan.result.removes.push_back(RemoveOf(*adds[i], now));
+    ++plan.result.files_removed;
+  }
+  return std::optional<DeletePlan>(std::move(plan));
+}
 
-StatusOr<DeleteResult> Table::Delete(const std::string& condition, DeleteOptions options) {
-  const std::string context = "table " + uri();
-  if (condition.find_first_not_of(" \t\r\n") == std::string::npos) {
-    return InvalidArgumentError(
-        "delete: no condition given; give the rows to delete as an SQL condition "
-        "(to delete every row, say so: true)");
-  }
-  DC_ASSIGN_OR_RETURN(std::shared_ptr<const deltacommit::Snapshot> snapshot, Update());
-  const Protocol& protocol = snapshot->protocol();
-  const Metadata& metadata = snapshot->metadata();
-  if (IsAppendOnly(protocol, metadata)) {
-    return FailedPreconditionError(context +
-                                   ": the table is append-only (delta.appendOnly=true); "
-                                   "rows cannot be deleted");
-  }
-  if (Status st = CheckWriteSupported(protocol, metadata); !st.ok()) {
-    return st.WithContext(context);
-  }
-  DC_ASSIGN_OR_RETURN(TableLayout layout, DataLayout(protocol, metadata));
-  DC_ASSIGN_OR_RETURN(StagingDir staging, StagingDir::Create());
-  ObjectStore& store = *adapters().store;
-  StatusOr<StagedScan> scan = StageScan(store, adapters().ActionUri(), *snapshot, staging.path());
-  if (!scan.ok()) return scan.status().WithContext(context);
-  DuckDbOptions duckdb;
-  duckdb.memory_limit = options.memory_limit;
-  duckdb.temp_directory = staging.path() + "/duckdb-spill";
-  auto handler = DuckDbDataFileHandler::Create(duckdb);
-  if (!handler.ok()) return handler.status().WithContext("--memory-limit");
-  StatusOr<RowMatches> matches = (*handler)->MatchRows(layout, scan->files, condition);
-  if (!matches.ok()) return matches.status().WithContext(context + ": nothing was deleted");
-
-  // Each file with matches: removed whole, marked with a DV, or rewritten.
-  const bool mark = DeletionVectorsWritable(protocol, metadata);
-  DeletionVectorFile dv_file(NewUuid());
+// The rows `condition` matches, read from every data file: each file with
+// matches is removed whole, marked with a DV in `dv_file` (when `mark`), or
+// listed for rewriting.
+DeletePlan PlanByRows(const StagedScan& scan, const RowMatches& matches, bool mark,
+                      DeletionVectorFile& dv_file, int64_t now) {
   DeletePlan plan;
   DeleteResult& result = plan.result;
-  const int64_t now = clock().NowMillis();
-  for (size_t i = 0; i < scan->files.size(); ++i) {
-    const std::vector<uint64_t>& matched = matches->rows[i];
+  for (size_t i = 0; i < scan.files.size(); ++i) {
+    const std::vector<uint64_t>& matched = matches.rows[i];
     if (matched.empty()) continue;
-    const ScanFile& file = scan->files[i];
-    const AddFile& add = scan->adds[i];
-    const auto live = matches->file_rows[i] - static_cast<int64_t>(file.deleted_rows.size());
+    const ScanFile& file = scan.files[i];
+    const AddFile& add = scan.adds[i];
+    const auto live = matches.file_rows[i] - static_cast<int64_t>(file.deleted_rows.size());
     result.rows_deleted += static_cast<int64_t>(matched.size());
     result.removes.push_back(RemoveOf(add, now));
     if (static_cast<int64_t>(matched.size()) >= live) {
@@ -146,7 +146,78 @@ StatusOr<DeleteResult> Table::Delete(const std::string& condition, DeleteOptions
       ++result.files_rewritten;
     }
   }
-  if (result.rows_deleted == 0) return result;
+  return plan;
+}
+
+// Writes the rows the rewritten files keep as new data files (as an append
+// writes them) and uploads them, adding their adds to the plan.
+Status WriteRewrittenFiles(DataFileHandler& handler, const TableLayout& layout,
+                           const std::string& staging_dir, ObjectStore& store, int64_t now,
+                           DeletePlan& plan) {
+  const std::string kept = staging_dir + "/kept.parquet";
+  DC_RETURN_IF_ERROR(handler
+                         .Query(layout, plan.rewrite, "SELECT * FROM t",
+                                QueryShape{false, QueryOutputFile{kept, "parquet", true}})
+                         .status());
+  DC_ASSIGN_OR_RETURN(
+      std::vector<WrittenDataFile> files,
+      handler.WriteDataFiles(DataInput{kept, "parquet", "the rows kept", {}}, layout, staging_dir));
+  for (const WrittenDataFile& f : files) {
+    DC_ASSIGN_OR_RETURN(AddFile add, UploadDataFile(store, f, now));
+    plan.uploaded.push_back(f.table_key);
+    plan.result.adds.push_back(std::move(add));
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+StatusOr<DeleteResult> Table::Delete(const std::string& condition, DeleteOptions options) {
+  const std::string context = "table " + uri();
+  const std::string nothing = context + ": nothing was deleted";
+  if (condition.find_first_not_of(" \t\r\n") == std::string::npos) {
+    return InvalidArgumentError(
+        "delete: no condition given; give the rows to delete as an SQL condition "
+        "(to delete every row, say so: true)");
+  }
+  DC_ASSIGN_OR_RETURN(std::shared_ptr<const deltacommit::Snapshot> snapshot, Update());
+  const Protocol& protocol = snapshot->protocol();
+  const Metadata& metadata = snapshot->metadata();
+  if (IsAppendOnly(protocol, metadata)) {
+    return FailedPreconditionError(context +
+                                   ": the table is append-only (delta.appendOnly=true); "
+                                   "rows cannot be deleted");
+  }
+  if (Status st = CheckWriteSupported(protocol, metadata); !st.ok()) {
+    return st.WithContext(context);
+  }
+  DC_ASSIGN_OR_RETURN(TableLayout layout, DataLayout(protocol, metadata));
+  DC_ASSIGN_OR_RETURN(StagingDir staging, StagingDir::Create());
+  DuckDbOptions duckdb;
+  duckdb.memory_limit = options.memory_limit;
+  duckdb.temp_directory = staging.path() + "/duckdb-spill";
+  auto handler = DuckDbDataFileHandler::Create(duckdb);
+  if (!handler.ok()) return handler.status().WithContext("--memory-limit");
+  ObjectStore& store = *adapters().store;
+  const int64_t now = clock().NowMillis();
+
+  StatusOr<std::optional<DeletePlan>> by_partitions =
+      PlanByPartitions(**handler, layout, *snapshot, condition, now);
+  if (!by_partitions.ok()) return by_partitions.status().WithContext(nothing);
+  DeletionVectorFile dv_file(NewUuid());
+  DeletePlan plan;
+  if (*by_partitions) {
+    plan = std::move(**by_partitions);
+  } else {
+    StatusOr<StagedScan> scan = StageScan(store, adapters().ActionUri(), *snapshot, staging.path());
+    if (!scan.ok()) return scan.status().WithContext(context);
+    StatusOr<RowMatches> matches = (*handler)->MatchRows(layout, scan->files, condition);
+    if (!matches.ok()) return matches.status().WithContext(nothing);
+    plan = PlanByRows(*scan, *matches, DeletionVectorsWritable(protocol, metadata), dv_file, now);
+    plan.result.files_read = static_cast<int64_t>(scan->files.size());
+  }
+  DeleteResult& result = plan.result;
+  if (result.removes.empty()) return result;
   if (plan.partial && ChangeDataFeedEnabled(metadata)) {
     return FailedPreconditionError(
         context + ": the table records change data (delta.enableChangeDataFeed=true) and " +
@@ -155,31 +226,17 @@ StatusOr<DeleteResult> Table::Delete(const std::string& condition, DeleteOptions
         "build does not write; nothing was deleted (deletes of whole files, such as by "
         "partition, need none)");
   }
-
-  // The rewritten files: the rows kept, written as an append writes them.
   if (!plan.rewrite.empty()) {
-    const std::string kept = staging.path() + "/kept.parquet";
-    StatusOr<QueryResult> written =
-        (*handler)->Query(layout, plan.rewrite, "SELECT * FROM t",
-                          QueryShape{false, QueryOutputFile{kept, "parquet", true}});
-    if (!written.ok()) return written.status().WithContext(context + ": nothing was deleted");
-    StatusOr<std::vector<WrittenDataFile>> files = (*handler)->WriteDataFiles(
-        DataInput{kept, "parquet", "the rows kept", {}}, layout, staging.path());
-    if (!files.ok()) return files.status().WithContext(context + ": nothing was deleted");
-    for (const WrittenDataFile& f : *files) {
-      StatusOr<AddFile> added = UploadDataFile(store, f, now);
-      if (!added.ok()) {
-        RemoveUploaded(store, plan);
-        return added.status().WithContext(context + ": nothing was deleted");
-      }
-      plan.uploaded.push_back(f.table_key);
-      result.adds.push_back(std::move(*added));
+    if (Status st = WriteRewrittenFiles(**handler, layout, staging.path(), store, now, plan);
+        !st.ok()) {
+      RemoveUploaded(store, plan);
+      return st.WithContext(nothing);
     }
   }
   if (!dv_file.empty()) {
     if (Status put = store.Put(dv_file.key(), dv_file.bytes()); !put.ok()) {
       RemoveUploaded(store, plan);
-      return put.WithContext(context + ": writing the deletion vectors; nothing was deleted");
+      return put.WithContext(nothing + ": writing the deletion vectors");
     }
     plan.uploaded.push_back(dv_file.key());
   }
@@ -187,7 +244,7 @@ StatusOr<DeleteResult> Table::Delete(const std::string& condition, DeleteOptions
   DC_ASSIGN_OR_RETURN(
       Transaction txn,
       NewTransaction(DeleteTransactionOptions(options.transaction, condition), snapshot));
-  // Every row was read to find the matches.
+  // What was read to decide: every row, or every file's partition values.
   txn.ReadWholeTable();
   for (const RemoveFile& remove : result.removes) txn.AddAction(remove);
   for (const AddFile& add : result.adds) txn.AddAction(add);

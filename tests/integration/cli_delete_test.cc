@@ -119,6 +119,7 @@ TEST_F(CliDeleteTest, DeletionVectorsUnderColumnMappingReadAlikeByAnIndependentR
   EXPECT_EQ(first["rows_deleted"], 3) << first;
   EXPECT_EQ(first["files_with_deletion_vectors"], 2) << first;
   EXPECT_EQ(first["files_rewritten"], 0) << first;
+  EXPECT_EQ(first["files_read"], 2) << first;
   // A second delete on files that have DVs: the new DV holds both.
   json second = Delete("id IN (4, 7)");
   EXPECT_EQ(second["rows_deleted"], 2) << second;
@@ -227,6 +228,29 @@ TEST_F(CliDeleteTest, TablesThatForbidItRefuseAndCommitNothing) {
     EXPECT_EQ(entry.path().filename().string().find("deletion_vector"), std::string::npos)
         << entry.path();
   }
+}
+
+// With every data file unreadable, a condition on the partition column
+// alone still deletes: it is decided from the log's partition values,
+// fetching no file. A condition that reads a data column, or calls a
+// volatile function, must read the rows, and says which file it could not.
+TEST_F(CliDeleteTest, APartitionConditionIsDecidedFromTheLogAlone) {
+  CreateAndAppend({"delta.enableDeletionVectors=true"}, kTen);
+  const json snapshot = Snapshot();
+  ASSERT_EQ(snapshot["files"].size(), 2u);
+  for (const json& add : snapshot["files"]) {
+    std::ofstream(table_ + "/" + add["path"].get<std::string>(), std::ios::trunc) << "not parquet";
+  }
+  for (const std::string where : {"s = 'one'", "p = 'b' AND random() < 2"}) {
+    CliResult r = RunCli({"delete", table_, "--where", where});
+    EXPECT_NE(r.exit_code, 0) << where;
+    EXPECT_NE(r.err.find("part-00000-"), std::string::npos) << r.err;  // the data file
+  }
+  json r = Delete("p = 'b' OR p IS NULL");
+  EXPECT_EQ(r["files_read"], 0) << r;
+  EXPECT_EQ(r["files_removed"], 1) << r;
+  EXPECT_EQ(r["rows_deleted"], 5) << r;  // the file's numRecords
+  EXPECT_EQ(Snapshot()["files"].size(), 1u);
 }
 
 TEST_F(CliDeleteTest, BadConditionsAreNamedAndCommitNothing) {

@@ -1,7 +1,10 @@
-// DuckDbDataFileHandler::MatchRows: which rows of a snapshot's files a
+// DuckDbDataFileHandler::MatchFiles and MatchRows: which files (from their
+// partition values alone) or rows of a snapshot's files a
 // delete's condition matches, by file and row index, over the same view
 // `t` a query reads (so a delete removes exactly the rows a query with the
 // same WHERE would show).
+#include <cctype>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -9,6 +12,7 @@
 #include "adapters/parquet/data_columns.h"
 #include "adapters/parquet/data_sql.h"
 #include "adapters/parquet/data_view.h"
+#include "deltacommit/core/ascii.h"
 #include "deltacommit/parquet/data_file_handler.h"
 
 namespace deltacommit {
@@ -36,8 +40,62 @@ StatusOr<std::vector<int64_t>> FileRows(Connection& connection,
   return out;
 }
 
+bool IsIdentChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+}
+
+// Whether `condition` may call a volatile function (random(), uuid(), ...,
+// as DuckDB lists them): such a condition must be decided row by row, not
+// once per file. Conservative: any call-like use of the name counts.
+StatusOr<bool> CallsVolatileFunction(Connection& connection, const std::string& condition) {
+  DC_ASSIGN_OR_RETURN(TextRows volatile_functions,
+                      connection.Query("SELECT DISTINCT function_name FROM duckdb_functions() "
+                                       "WHERE stability = 'VOLATILE'",
+                                       "delete: listing volatile functions"));
+  const std::string text = AsciiLower(condition);
+  for (const auto& row : volatile_functions.rows) {
+    if (row.empty() || !row[0]) continue;
+    const std::string name = AsciiLower(*row[0]);
+    for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+      if (at > 0 && IsIdentChar(text[at - 1])) continue;
+      size_t after = at + name.size();
+      while (after < text.size() && std::isspace(static_cast<unsigned char>(text[after])) != 0) {
+        ++after;
+      }
+      if (after < text.size() && text[after] == '(') return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 }  // namespace data_internal
+
+StatusOr<std::optional<std::vector<bool>>> DuckDbDataFileHandler::MatchFiles(
+    const TableLayout& layout, const std::vector<ScanFile>& files, const std::string& condition) {
+  using namespace data_internal;
+  DC_ASSIGN_OR_RETURN(std::vector<TableColumn> columns, TableColumns(layout));
+  DC_ASSIGN_OR_RETURN(std::unique_ptr<Connection> connection, Connection::Open(*db_));
+  DC_ASSIGN_OR_RETURN(bool is_volatile, CallsVolatileFunction(*connection, condition));
+  if (is_volatile || files.empty()) return std::optional<std::vector<bool>>();
+  DC_ASSIGN_OR_RETURN(std::string view, PartitionViewSql(*connection, columns, files));
+  DC_RETURN_IF_ERROR(connection->Exec("CREATE TEMP VIEW __dc_parts AS " + view,
+                                      "delete: creating the view of partition values"));
+  // Any error (a data column, the view t, a bad condition) leaves the
+  // decision to MatchRows, whose errors are the ones to report.
+  auto pairs = connection->QueryPairs(
+      "SELECT __dc_index, 0::BIGINT FROM __dc_parts WHERE (\n" + condition + "\n)",
+      "delete: the condition");
+  if (!pairs.ok()) return std::optional<std::vector<bool>>();
+  std::vector<bool> out(files.size(), false);
+  for (const auto& [index, unused] : *pairs) {
+    if (index < 0 || static_cast<size_t>(index) >= files.size()) {
+      return InternalError("delete: a matched file has no index");
+    }
+    out[static_cast<size_t>(index)] = true;
+  }
+  return std::optional<std::vector<bool>>(std::move(out));
+}
 
 StatusOr<RowMatches> DuckDbDataFileHandler::MatchRows(const TableLayout& layout,
                                                       const std::vector<ScanFile>& files,

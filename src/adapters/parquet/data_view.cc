@@ -35,7 +35,55 @@ std::string IdSchema(const std::vector<TableColumn>& columns) {
   return "MAP {" + map + "}";
 }
 
+// The temp table __dc_files: each file's path, index and partition values
+// (text, by physical name under column mapping), one column __dc_p<i> per
+// partition column; gives those columns in order.
+StatusOr<std::vector<const TableColumn*>> CreateFileTable(Connection& connection,
+                                                          const std::vector<TableColumn>& columns,
+                                                          const std::vector<ScanFile>& files) {
+  std::string create = "CREATE TEMP TABLE __dc_files (__dc_file VARCHAR, __dc_index BIGINT";
+  std::vector<const TableColumn*> partitions;
+  for (const TableColumn& c : columns) {
+    if (!c.partition) continue;
+    create += ", " + SqlIdent("__dc_p" + std::to_string(partitions.size())) + " VARCHAR";
+    partitions.push_back(&c);
+  }
+  DC_RETURN_IF_ERROR(connection.Exec(create + ")", "preparing the file list"));
+  if (files.empty()) return partitions;
+  std::string insert;
+  for (const ScanFile& f : files) {
+    insert += std::string(insert.empty() ? "" : ", ") + "(" + SqlString(f.local_path) + ", " +
+              std::to_string(&f - files.data());
+    for (const TableColumn* p : partitions) {
+      auto it = f.partition_values.find(p->physical_name);
+      const bool null = it == f.partition_values.end() || !it->second;
+      insert += ", " + (null ? std::string("NULL") : SqlString(*it->second));
+    }
+    insert += ")";
+  }
+  DC_RETURN_IF_ERROR(
+      connection.Exec("INSERT INTO __dc_files VALUES " + insert, "listing the files"));
+  return partitions;
+}
+
+// CAST(expr AS the column's type) AS its logical name.
+std::string ColumnSql(const std::string& expr, const TableColumn& c) {
+  return "CAST(" + expr + " AS " + c.duckdb_type + ") AS " + SqlIdent(c.name);
+}
+
 }  // namespace
+
+StatusOr<std::string> PartitionViewSql(Connection& connection,
+                                       const std::vector<TableColumn>& columns,
+                                       const std::vector<ScanFile>& files) {
+  DC_ASSIGN_OR_RETURN(std::vector<const TableColumn*> partitions,
+                      CreateFileTable(connection, columns, files));
+  std::string select;
+  for (size_t i = 0; i < partitions.size(); ++i) {
+    select += ColumnSql("f." + SqlIdent("__dc_p" + std::to_string(i)), *partitions[i]) + ", ";
+  }
+  return "SELECT " + select + "f.__dc_index FROM __dc_files f";
+}
 
 // The view `t`: the table's columns in schema order, by logical name.
 // Data columns are read by name (by physical name under column mapping, by
@@ -47,38 +95,19 @@ StatusOr<std::string> ViewSql(Connection& connection, const std::vector<TableCol
                               ViewShape shape) {
   std::string select;
   auto add = [&](const std::string& expr, const TableColumn& c) {
-    select += (select.empty() ? "" : ", ") + std::string("CAST(") + expr + " AS " + c.duckdb_type +
-              ") AS " + SqlIdent(c.name);
+    select += (select.empty() ? "" : ", ") + ColumnSql(expr, c);
   };
   if (files.empty()) {
     for (const TableColumn& c : columns) add("NULL", c);
     if (shape.row_ids) select += ", NULL::BIGINT AS __dc_index, NULL::BIGINT AS __dc_row";
     return "SELECT " + select + " LIMIT 0";
   }
-  // Each file's partition values, keyed by its path.
-  std::string create = "CREATE TEMP TABLE __dc_files (__dc_file VARCHAR, __dc_index BIGINT";
-  std::vector<const TableColumn*> partitions;
-  for (const TableColumn& c : columns) {
-    if (!c.partition) continue;
-    create += ", " + SqlIdent("__dc_p" + std::to_string(partitions.size())) + " VARCHAR";
-    partitions.push_back(&c);
-  }
-  DC_RETURN_IF_ERROR(connection.Exec(create + ")", "query: preparing the file list"));
-  std::string insert;
+  DC_ASSIGN_OR_RETURN(std::vector<const TableColumn*> partitions,
+                      CreateFileTable(connection, columns, files));
   std::string list;
   for (const ScanFile& f : files) {
-    insert += std::string(insert.empty() ? "" : ", ") + "(" + SqlString(f.local_path) + ", " +
-              std::to_string(&f - files.data());
-    for (const TableColumn* p : partitions) {
-      auto it = f.partition_values.find(p->physical_name);
-      const bool null = it == f.partition_values.end() || !it->second;
-      insert += ", " + (null ? std::string("NULL") : SqlString(*it->second));
-    }
-    insert += ")";
     list += std::string(list.empty() ? "" : ", ") + SqlString(f.local_path);
   }
-  DC_RETURN_IF_ERROR(
-      connection.Exec("INSERT INTO __dc_files VALUES " + insert, "query: listing the files"));
   // Rows that deletion vectors remove are left out by an anti join on the
   // file and the row's index in it.
   bool deletions = false;

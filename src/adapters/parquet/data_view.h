@@ -25,4 +25,12 @@ StatusOr<std::string> ViewSql(Connection& connection, const std::vector<TableCol
                               const std::vector<ScanFile>& files, const std::string& mapping,
                               ViewShape shape);
 
+// The SELECT of a view of the partition columns alone (by logical name,
+// typed) and __dc_index, one row per file of `files`, from their partition
+// values: what a condition on partition columns only is decided on,
+// without reading any data file.
+StatusOr<std::string> PartitionViewSql(Connection& connection,
+                                       const std::vector<TableColumn>& columns,
+                                       const std::vector<ScanFile>& files);
+
 }  // namespace deltacommit::data_internal

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -59,6 +60,9 @@ StatusOr<AddFile> UploadDataFile(ObjectStore& store, const WrittenDataFile& f,
 // kInvalidArgument for a path outside the table.
 Status DownloadDataFile(ObjectStore& store, std::string_view table_uri, const AddFile& add,
                         const std::string& local);
+
+// The file's row count (numRecords in its stats), when its stats give it.
+std::optional<int64_t> NumRecords(const AddFile& add);
 
 // A snapshot's active files fetched into a staging directory, each with the
 // rows its deletion vector removes (read and checked as DeletionVectorReader

@@ -26,6 +26,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,9 @@ class DuckDbDataFileHandler : public DataFileHandler {
   StatusOr<std::string> InferSchemaString(const DataInput& sample) override;
   StatusOr<QueryResult> Query(const TableLayout& layout, const std::vector<ScanFile>& files,
                               const std::string& sql, const QueryShape& shape) override;
+  StatusOr<std::optional<std::vector<bool>>> MatchFiles(const TableLayout& layout,
+                                                        const std::vector<ScanFile>& files,
+                                                        const std::string& condition) override;
   StatusOr<RowMatches> MatchRows(const TableLayout& layout, const std::vector<ScanFile>& files,
                                  const std::string& condition) override;
 

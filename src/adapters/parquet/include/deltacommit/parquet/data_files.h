@@ -107,6 +107,15 @@ class DataFileHandler {
   // the view `t`'s columns, as after WHERE) matches; a row it gives NULL is
   // not matched. kInvalidArgument naming the condition when it is not one
   // expression over those columns.
+  // Which of `files` `condition` matches, decided from their partition
+  // values alone (no data file is read; ScanFile::local_path may name no
+  // file): when the condition reads partition columns only and calls no
+  // volatile function, every row of a file matches or none does. nullopt
+  // otherwise (a data column, the view t, an error): MatchRows decides.
+  virtual StatusOr<std::optional<std::vector<bool>>> MatchFiles(
+      const TableLayout& layout, const std::vector<ScanFile>& files,
+      const std::string& condition) = 0;
+
   virtual StatusOr<RowMatches> MatchRows(const TableLayout& layout,
                                          const std::vector<ScanFile>& files,
                                          const std::string& condition) = 0;
