@@ -40,9 +40,7 @@ StatusOr<std::vector<int64_t>> FileRows(Connection& connection,
   return out;
 }
 
-bool IsIdentChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
-}
+bool IsIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
 
 // Whether `condition` may call a volatile function (random(), uuid(), ...,
 // as DuckDB lists them): such a condition must be decided row by row, not
