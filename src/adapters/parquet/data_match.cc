@@ -83,7 +83,7 @@ StatusOr<std::optional<std::vector<bool>>> DuckDbDataFileHandler::MatchFiles(
   // decision to MatchRows, whose errors are the ones to report.
   auto pairs = connection->QueryPairs(
       "SELECT __dc_index, 0::BIGINT FROM __dc_parts WHERE (\n" + condition + "\n)",
-      "delete: the condition");
+      "the condition");
   if (!pairs.ok()) return std::optional<std::vector<bool>>();
   std::vector<bool> out(files.size(), false);
   for (const auto& [index, unused] : *pairs) {
@@ -114,7 +114,7 @@ StatusOr<RowMatches> DuckDbDataFileHandler::MatchRows(const TableLayout& layout,
   DC_ASSIGN_OR_RETURN(auto pairs, connection->QueryPairs("SELECT __dc_index, __dc_row FROM "
                                                          "__dc_rows WHERE (\n" +
                                                              condition + "\n) ORDER BY 1, 2",
-                                                         "delete: the condition"));
+                                                         "the condition"));
   RowMatches out;
   out.rows.resize(files.size());
   for (const auto& [index, row] : pairs) {
