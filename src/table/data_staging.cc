@@ -16,8 +16,8 @@
 #include <nlohmann/json.hpp>
 
 #include "deltacommit/commit_rules.h"
+#include "deltacommit/table/deletion_vectors.h"
 #include "deltacommit/table_features.h"
-#include "table/deletion_vectors.h"
 
 namespace deltacommit {
 namespace {

@@ -1,4 +1,4 @@
-#include "table/deletion_vectors.h"
+#include "deltacommit/table/deletion_vectors.h"
 
 #include <roaring/roaring.h>
 #include <zlib.h>
@@ -257,7 +257,16 @@ StatusOr<std::vector<uint64_t>> DecodeRoaringBitmapArray(std::string_view bytes,
   for (const auto& [key, bitmap] : *buckets) {
     low.resize(roaring_bitmap_get_cardinality(bitmap.get()));
     roaring_bitmap_to_uint32_array(bitmap.get(), low.data());
-    for (const uint32_t v : low) rows.push_back((uint64_t{key} << 32) | v);
+    for (const uint32_t v : low) {
+      const uint64_t row = (uint64_t{key} << 32) | v;
+      // CRoaring takes an array container whose values are out of order or
+      // repeated (it checks no order): its rows would be too.
+      if (!rows.empty() && row <= rows.back()) {
+        return Corrupt("bucket " + std::to_string(key) + " lists row " + std::to_string(row) +
+                       " after " + std::to_string(rows.back()) + ": rows must ascend");
+      }
+      rows.push_back(row);
+    }
   }
   return rows;
 }

@@ -2,7 +2,7 @@
 // DVs (the protocol's example), bitmaps built byte by byte from Roaring's
 // format spec, a DV file written by Spark (a golden table), and every
 // corruption named as such.
-#include "table/deletion_vectors.h"
+#include "deltacommit/table/deletion_vectors.h"
 
 #include <gtest/gtest.h>
 #include <zlib.h>
@@ -140,6 +140,11 @@ TEST(RoaringBitmapArrayTest, CorruptBitmapsAreNamed) {
   EXPECT_NE(DecodeRoaringBitmapArray(native_size, 6).status().message().find("cut short"),
             std::string::npos);
   EXPECT_NE(DecodeRoaringBitmapArray(high_key, 6).status().message().find("most significant"),
+            std::string::npos);
+  // An array container whose values do not ascend (CRoaring does not check).
+  std::string unordered = good;
+  unordered[12 + 4 + 16] = 50;  // rows 50, 4, 7, ...: the first value, little endian
+  EXPECT_NE(DecodeRoaringBitmapArray(unordered, 6).status().message().find("rows must ascend"),
             std::string::npos);
   std::string many = good;  // a bucket count the bytes cannot hold
   many[4] = static_cast<char>(0xff);

@@ -15,9 +15,9 @@
 #include "deltacommit/parquet/data_file_handler.h"
 #include "deltacommit/table.h"
 #include "deltacommit/table/data_staging.h"
+#include "deltacommit/table/deletion_vectors.h"
 #include "deltacommit/table/table_adapters.h"
 #include "deltacommit/table_features.h"
-#include "table/deletion_vectors.h"
 
 namespace deltacommit {
 namespace {

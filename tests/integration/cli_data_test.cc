@@ -409,6 +409,23 @@ TEST_F(CliDataTest, QueryLeavesOutRowsADeletionVectorRemovesAndNamesABadOne) {
       << bad.err;
 }
 
+// Variant columns are read (as JSON, the golden corpus's test), never
+// written as text in their place.
+TEST_F(CliDataTest, AppendingToAVariantColumnIsRefusedNamingIt) {
+  ASSERT_EQ(RunCli({"create", table_, "--schema",
+                    R"({"type":"struct","fields":[{"name":"id","type":"long","nullable":true,)"
+                    R"("metadata":{}},{"name":"v","type":"variant","nullable":true,"metadata":{}}]})"})
+                .exit_code,
+            0);
+  CliResult append = RunCli({"append", table_, Input("v.csv", "id,v\n1,{}\n")});
+  EXPECT_EQ(append.exit_code, 1);
+  EXPECT_NE(append.err.find("column \"v\" holds variant values, which this build reads but does "
+                            "not write"),
+            std::string::npos)
+      << append.err;
+  EXPECT_EQ(Version(table_), 0);
+}
+
 TEST_F(CliDataTest, S3AppendAndQuery) {
   DC_REQUIRE_S3();
   auto s3 = testing::NewS3TestStore("data");

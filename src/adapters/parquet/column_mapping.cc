@@ -39,9 +39,10 @@ StatusOr<FieldMapping> MappingOf(const nlohmann::json& field, std::string_view c
   return out;
 }
 
-// Whether any struct lies within `type` (only then do names need mapping).
+// Whether any struct or variant lies within `type` (only then does a
+// value need rewriting: names mapped, variants decoded).
 bool HasStruct(const nlohmann::json& type) {
-  if (type.is_string()) return false;
+  if (type.is_string()) return type.get<std::string>() == "variant";
   const std::string kind = type.value("type", "");
   if (kind == "struct") return true;
   if (kind == "array") return HasStruct(type.at("elementType"));
@@ -50,10 +51,20 @@ bool HasStruct(const nlohmann::json& type) {
 }
 
 // `sql`, a value of `type` under one set of struct field names, under the
-// other: physical to logical names, or (`to_physical`) back.
+// other: physical to logical names, or (`to_physical`) back. Reading, a
+// variant becomes its JSON text (kVariantJsonFunction); writing one is
+// refused.
 StatusOr<std::string> Renamed(const std::string& sql, const nlohmann::json& type,
                               std::string_view column, int depth, bool to_physical) {
   if (!HasStruct(type)) return sql;
+  if (type.is_string()) {  // a variant
+    if (to_physical) {
+      return UnimplementedError("column \"" + std::string(column) +
+                                "\": writing variant values is not supported (their binary "
+                                "encoding is not written); variant columns are read only");
+    }
+    return std::string(kVariantJsonFunction) + "((" + sql + ").value, (" + sql + ").metadata)";
+  }
   const std::string kind = type.value("type", "");
   // Lambda parameters named by depth, so that nested ones do not shadow.
   const std::string x = "__dc_x" + std::to_string(depth);
@@ -143,8 +154,10 @@ namespace {
 
 StatusOr<std::string> RenamedValueSql(const std::string& sql, std::string_view delta_type,
                                       std::string_view column, bool to_physical) {
-  if (delta_type.empty() || delta_type.front() != '{') return sql;
-  DC_ASSIGN_OR_RETURN(nlohmann::json type, ParseType(delta_type, column));
+  nlohmann::json type = std::string(delta_type);
+  if (!delta_type.empty() && delta_type.front() == '{') {
+    DC_ASSIGN_OR_RETURN(type, ParseType(delta_type, column));
+  }
   try {
     return Renamed(sql, type, column, 0, to_physical);
   } catch (const nlohmann::json::exception& e) {

@@ -25,8 +25,9 @@ StatusOr<FieldMapping> ReadFieldMapping(std::string_view metadata_json, std::str
 
 // A SQL expression giving `physical_sql` (a value of the physical type)
 // with the logical struct field names of `delta_type`: structs rebuilt
-// with struct_pack, lists and maps element by element. Primitive types
-// come back as they are.
+// with struct_pack, lists and maps element by element, variants decoded
+// into JSON text (kVariantJsonFunction). Other primitive types come back
+// as they are.
 StatusOr<std::string> LogicalValueSql(const std::string& physical_sql, std::string_view delta_type,
                                       std::string_view column);
 

@@ -22,13 +22,15 @@ StatusOr<std::vector<TableColumn>> TableColumns(const TableLayout& layout) {
     column.partition = std::find(layout.partition_columns.begin(), layout.partition_columns.end(),
                                  field.name) != layout.partition_columns.end();
     column.physical_name = field.name;
-    column.physical_duckdb_type = column.duckdb_type;
+    DC_ASSIGN_OR_RETURN(column.physical_duckdb_type,
+                        DuckDbType(field.type, field.name, /*physical_names=*/false, /*stored=*/true));
     if (layout.column_mapping_mode == "name" || layout.column_mapping_mode == "id") {
       DC_ASSIGN_OR_RETURN(FieldMapping mapping, ReadFieldMapping(field.metadata, field.name));
       column.physical_name = mapping.physical_name;
       column.field_id = mapping.id;
       DC_ASSIGN_OR_RETURN(column.physical_duckdb_type,
-                          DuckDbType(field.type, field.name, /*physical_names=*/true));
+                          DuckDbType(field.type, field.name, /*physical_names=*/true,
+                                     /*stored=*/true));
       if (layout.column_mapping_mode == "id" && !column.partition && !column.field_id) {
         return InvalidArgumentError("column \"" + field.name +
                                     "\": no delta.columnMapping.id, which id mode reads by");

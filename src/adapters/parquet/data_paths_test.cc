@@ -42,9 +42,19 @@ TEST(DataTypes, DeltaToDuckDb) {
                        "c")
                 .value(),
             "STRUCT(\"x\" VARCHAR)");
-  auto variant = DuckDbType("variant", "v");
-  ASSERT_FALSE(variant.ok());
-  EXPECT_NE(variant.status().message().find("\"v\""), std::string::npos);
+  // A variant reads as JSON text; files hold its two binaries.
+  EXPECT_EQ(DuckDbType("variant", "v").value(), "JSON");
+  EXPECT_EQ(DuckDbType("variant", "v", false, /*stored=*/true).value(),
+            "STRUCT(\"value\" BLOB, metadata BLOB)");
+  EXPECT_EQ(DuckDbType(R"({"type":"array","elementType":"variant","containsNull":true})", "c",
+                       false, /*stored=*/true)
+                .value(),
+            "STRUCT(\"value\" BLOB, metadata BLOB)[]");
+  EXPECT_TRUE(HoldsVariant(R"({"type":"array","elementType":"variant","containsNull":true})"));
+  EXPECT_FALSE(HoldsVariant("string"));
+  auto unknown = DuckDbType("void", "v");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.status().message().find("\"v\""), std::string::npos);
 }
 
 TEST(DataTypes, DuckDbToDeltaNamesUnsupportedColumns) {

@@ -1,10 +1,12 @@
 #include "adapters/parquet/data_sql.h"
 
 #include "adapters/parquet/duckdb_handles.h"
+#include "deltacommit/parquet/variant_json.h"
 
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -21,6 +23,60 @@ Status Failed(std::string_view what, duckdb_result* result) {
   return InvalidArgumentError(std::string(what) + ": " +
                               (error != nullptr ? error : "unknown DuckDB error"));
 }
+
+std::string_view StringOf(duckdb_string_t* s) {
+  return {duckdb_string_t_data(s), duckdb_string_t_length(*s)};
+}
+
+// kVariantJsonFunction: rows with a NULL argument give NULL; a malformed
+// variant fails the query.
+void VariantJson(duckdb_function_info info, duckdb_data_chunk input, duckdb_vector output) {
+  const idx_t rows = duckdb_data_chunk_get_size(input);
+  const duckdb_vector value_vector = duckdb_data_chunk_get_vector(input, 0);
+  const duckdb_vector metadata_vector = duckdb_data_chunk_get_vector(input, 1);
+  auto* values = static_cast<duckdb_string_t*>(duckdb_vector_get_data(value_vector));
+  auto* metadata = static_cast<duckdb_string_t*>(duckdb_vector_get_data(metadata_vector));
+  uint64_t* values_valid = duckdb_vector_get_validity(value_vector);
+  uint64_t* metadata_valid = duckdb_vector_get_validity(metadata_vector);
+  duckdb_vector_ensure_validity_writable(output);
+  uint64_t* out_valid = duckdb_vector_get_validity(output);
+  for (idx_t row = 0; row < rows; ++row) {
+    if (!duckdb_validity_row_is_valid(values_valid, row) ||
+        !duckdb_validity_row_is_valid(metadata_valid, row)) {
+      duckdb_validity_set_row_invalid(out_valid, row);
+      continue;
+    }
+    StatusOr<std::string> json = VariantToJson(StringOf(&values[row]), StringOf(&metadata[row]));
+    if (!json.ok()) {
+      duckdb_scalar_function_set_error(info, json.status().message().c_str());
+      return;
+    }
+    duckdb_vector_assign_string_element_len(output, row, json->data(), json->size());
+  }
+}
+
+// Registers kVariantJsonFunction in the database of `connection` (every
+// connection to it sees it).
+Status RegisterVariantJsonFunction(duckdb_connection connection) {
+  duckdb_scalar_function function = duckdb_create_scalar_function();
+  duckdb_scalar_function_set_name(function, kVariantJsonFunction);
+  duckdb_logical_type blob = duckdb_create_logical_type(DUCKDB_TYPE_BLOB);
+  duckdb_scalar_function_add_parameter(function, blob);
+  duckdb_scalar_function_add_parameter(function, blob);
+  duckdb_destroy_logical_type(&blob);
+  duckdb_logical_type json = duckdb_create_logical_type(DUCKDB_TYPE_VARCHAR);
+  duckdb_logical_type_set_alias(json, "JSON");
+  duckdb_scalar_function_set_return_type(function, json);
+  duckdb_destroy_logical_type(&json);
+  duckdb_scalar_function_set_function(function, VariantJson);
+  const duckdb_state state = duckdb_register_scalar_function(connection, function);
+  duckdb_destroy_scalar_function(&function);
+  if (state != DuckDBSuccess) {
+    return InternalError(std::string("duckdb: cannot register ") + kVariantJsonFunction);
+  }
+  return OkStatus();
+}
+
 
 }  // namespace
 
@@ -53,6 +109,14 @@ StatusOr<std::unique_ptr<Database>> Database::Open(const std::string& memory_lim
     duckdb_free(error);
     return InternalError(std::move(message));
   }
+  // Functions of ours, seen by every connection to the database.
+  duckdb_connection connection = nullptr;
+  if (duckdb_connect(db->db_, &connection) != DuckDBSuccess) {
+    return InternalError("duckdb: cannot connect to the in-memory database");
+  }
+  const Status registered = RegisterVariantJsonFunction(connection);
+  duckdb_disconnect(&connection);
+  DC_RETURN_IF_ERROR(registered);
   return db;
 }
 

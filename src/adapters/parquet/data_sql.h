@@ -34,6 +34,12 @@ struct Progress {
   std::string_view stage;
 };
 
+// The SQL function every Database has that gives a variant column's JSON
+// text (VariantToJson) from its two BLOB fields:
+// __dc_variant_json(value, metadata) -> JSON; NULL for NULL, an error naming
+// the malformation for a malformed variant.
+inline constexpr char kVariantJsonFunction[] = "__dc_variant_json";
+
 class Database {
  public:
   // kInvalidArgument naming a setting DuckDB refuses; kInternal if it

@@ -26,8 +26,15 @@ const std::map<std::string, std::string, std::less<>>& PrimitiveToDuckDb() {
   return *map;
 }
 
+// How a type is spelled: struct field names as files hold them
+// (`physical_names`), variants as files hold them (`stored`).
+struct Spelling {
+  bool physical_names = false;
+  bool stored = false;
+};
+
 StatusOr<std::string> FromJsonType(const nlohmann::json& type, std::string_view column,
-                                   bool physical_names);
+                                   Spelling spelling);
 
 StatusOr<std::string> FromPrimitive(std::string_view type, std::string_view column) {
   if (auto it = PrimitiveToDuckDb().find(type); it != PrimitiveToDuckDb().end()) return it->second;
@@ -41,18 +48,22 @@ StatusOr<std::string> FromPrimitive(std::string_view type, std::string_view colu
 }
 
 StatusOr<std::string> FromJsonType(const nlohmann::json& type, std::string_view column,
-                                   bool physical_names) {
+                                   Spelling spelling) {
+  if (type.is_string() && type.get<std::string>() == "variant") {
+    // Files hold the binary encoding; the view shows it as JSON text.
+    return std::string(spelling.stored ? kVariantStorageType : "JSON");
+  }
   if (type.is_string()) return FromPrimitive(type.get<std::string>(), column);
   const std::string kind = type.value("type", "");
   if (kind == "array") {
     DC_ASSIGN_OR_RETURN(std::string element,
-                        FromJsonType(type.at("elementType"), column, physical_names));
+                        FromJsonType(type.at("elementType"), column, spelling));
     return element + "[]";
   }
   if (kind == "map") {
-    DC_ASSIGN_OR_RETURN(std::string key, FromJsonType(type.at("keyType"), column, physical_names));
+    DC_ASSIGN_OR_RETURN(std::string key, FromJsonType(type.at("keyType"), column, spelling));
     DC_ASSIGN_OR_RETURN(std::string value,
-                        FromJsonType(type.at("valueType"), column, physical_names));
+                        FromJsonType(type.at("valueType"), column, spelling));
     return "MAP(" + key + ", " + value + ")";
   }
   if (kind == "struct") {
@@ -61,13 +72,13 @@ StatusOr<std::string> FromJsonType(const nlohmann::json& type, std::string_view 
     for (const auto& field : type.at("fields")) {
       std::string name = field.at("name").get<std::string>();
       const std::string path = std::string(column) + "." + name;
-      if (physical_names) {
+      if (spelling.physical_names) {
         DC_ASSIGN_OR_RETURN(FieldMapping mapping,
                             ReadFieldMapping(field.value("metadata", nlohmann::json::object()).dump(),
                                              name));
         name = mapping.physical_name;
       }
-      DC_ASSIGN_OR_RETURN(std::string inner, FromJsonType(field.at("type"), path, physical_names));
+      DC_ASSIGN_OR_RETURN(std::string inner, FromJsonType(field.at("type"), path, spelling));
       out += (first ? "" : ", ") + SqlIdent(name) + " " + inner;
       first = false;
     }
@@ -82,18 +93,25 @@ bool IsTimestamp(std::string_view t) { return t == "timestamp" || t == "timestam
 }  // namespace
 
 StatusOr<std::string> DuckDbType(std::string_view delta_type, std::string_view column,
-                                 bool physical_names) {
-  if (delta_type.empty() || delta_type.front() != '{') return FromPrimitive(delta_type, column);
+                                 bool physical_names, bool stored) {
+  const Spelling spelling{physical_names, stored};
+  if (delta_type.empty() || delta_type.front() != '{') {
+    return FromJsonType(nlohmann::json(std::string(delta_type)), column, spelling);
+  }
   auto type = nlohmann::json::parse(delta_type, nullptr, /*allow_exceptions=*/false);
   if (type.is_discarded()) {
     return InvalidArgumentError("column \"" + std::string(column) + "\": malformed type JSON");
   }
   try {
-    return FromJsonType(type, column, physical_names);
+    return FromJsonType(type, column, spelling);
   } catch (const nlohmann::json::exception& e) {
     return InvalidArgumentError("column \"" + std::string(column) + "\": malformed type JSON: " +
                                 e.what());
   }
+}
+
+bool HoldsVariant(std::string_view delta_type) {
+  return delta_type == "variant" || delta_type.find("\"variant\"") != std::string_view::npos;
 }
 
 StatusOr<std::string> DeltaTypeFromDuckDb(std::string_view duckdb_type, std::string_view column) {

@@ -13,13 +13,20 @@
 
 namespace deltacommit::data_internal {
 
+// How a data file holds a variant: Parquet's Variant group of two binaries.
+inline constexpr char kVariantStorageType[] = "STRUCT(\"value\" BLOB, metadata BLOB)";
+
 // The DuckDB type for a StructField::type (a primitive name, or the JSON
 // text of a struct/array/map). With `physical_names`, struct fields are
 // named as column mapping's data files name them (their physical names).
-// kInvalidArgument naming `column` for a type DuckDB cannot hold (variant,
-// void).
+// A variant is JSON (its text, VariantToJson), or with `stored`
+// kVariantStorageType, as data files hold it. kInvalidArgument naming
+// `column` for a type DuckDB cannot hold (void).
 StatusOr<std::string> DuckDbType(std::string_view delta_type, std::string_view column,
-                                 bool physical_names = false);
+                                 bool physical_names = false, bool stored = false);
+
+// Whether a variant lies within the StructField::type `delta_type`.
+bool HoldsVariant(std::string_view delta_type);
 
 // The Delta type for a DuckDB column type as DESCRIBE prints it
 // ("BIGINT", "DECIMAL(10,2)", "VARCHAR", ...). Only primitive types;

@@ -218,6 +218,13 @@ StatusOr<std::vector<WrittenDataFile>> DuckDbDataFileHandler::WriteDataFiles(
     const DataInput& input, const TableLayout& layout, const std::string& staging_dir) {
   using namespace data_internal;
   DC_ASSIGN_OR_RETURN(std::vector<TableColumn> columns, TableColumns(layout));
+  for (const TableColumn& c : columns) {
+    if (HoldsVariant(c.delta_type)) {
+      return UnimplementedError("column \"" + c.name +
+                                "\" holds variant values, which this build reads but does not "
+                                "write (their binary encoding); nothing was written");
+    }
+  }
   DC_ASSIGN_OR_RETURN(std::string format, InputFormat(input));
   DC_ASSIGN_OR_RETURN(std::unique_ptr<Connection> connection, Connection::Open(*db_));
   const std::string source = InputSource(input, format, /*text_columns=*/true);
