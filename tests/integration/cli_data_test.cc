@@ -353,6 +353,50 @@ TEST_F(CliDataTest, AppendWritesPhysicalNamesAndFieldIdsUnderColumnMapping) {
   }
 }
 
+// Column mapping across versions: a column renamed (same physical name)
+// reads its old data under the new name, a dropped one is gone, one added
+// again under the old name is a new column (a new physical name) that old
+// files do not hold; time travel reads each version as its schema says.
+TEST_F(CliDataTest, RenamedDroppedAndReAddedColumnsReadAsEachVersionSays) {
+  ASSERT_EQ(RunCli({"create", table_, "--schema", "id:long,a:string,b:string", "--property",
+                    "delta.columnMapping.mode=name"})
+                .exit_code,
+            0);
+  ASSERT_EQ(RunCli({"append", table_, Input("v1.csv", "id,a,b\n1,x,y\n")}).exit_code, 0);
+  CliResult snap = RunCli({"snapshot", table_, "--json"});
+  ASSERT_EQ(snap.exit_code, 0) << snap.err;
+  nlohmann::json metadata = nlohmann::json::parse(snap.out)["metadata"];
+  nlohmann::json schema = nlohmann::json::parse(metadata["schemaString"].get<std::string>());
+  // Rename a to alpha (its physical name and id stay) and drop b.
+  const nlohmann::json b = schema["fields"][2];
+  schema["fields"][1]["name"] = "alpha";
+  schema["fields"].erase(2);
+  auto commit_schema = [&](const nlohmann::json& s) {
+    metadata["schemaString"] = s.dump();
+    return RunCli({"commit", table_, "--actions", "-", "--operation", "CHANGE COLUMN"},
+                  nlohmann::json{{"metaData", metadata}}.dump() + "\n");
+  };
+  CliResult renamed = commit_schema(schema);
+  ASSERT_EQ(renamed.exit_code, 0) << renamed.err;
+  ASSERT_EQ(RunCli({"append", table_, Input("v3.csv", "id,alpha\n2,z\n")}).exit_code, 0);
+  EXPECT_EQ(Query(table_, "SELECT * FROM t ORDER BY id"), (std::vector<std::string>{"1,x", "2,z"}));
+  // Before the rename: the old names, b included.
+  CliResult before =
+      RunCli({"query", table_, "SELECT * FROM t ORDER BY id", "--version", "1", "--csv"});
+  EXPECT_EQ(before.out, "id,a,b\n1,x,y\n") << before.err;
+  // b again, as a new column: a new physical name and id, so the first
+  // file's b (the old column) is not it.
+  nlohmann::json again = b;
+  again["metadata"]["delta.columnMapping.physicalName"] = "col-b-again";
+  again["metadata"]["delta.columnMapping.id"] = 4;
+  schema["fields"].push_back(again);
+  metadata["configuration"]["delta.columnMapping.maxColumnId"] = "4";
+  CliResult readded = commit_schema(schema);
+  ASSERT_EQ(readded.exit_code, 0) << readded.err;
+  EXPECT_EQ(Query(table_, "SELECT id, alpha, b FROM t ORDER BY id"),
+            (std::vector<std::string>{"1,x,", "2,z,"}));
+}
+
 // An inline DV (Z85 of a RoaringBitmapArray in the portable format) that
 // deletes rows 0 and 2; built by hand from the protocol's and Roaring's
 // format texts, not by the code under test.
