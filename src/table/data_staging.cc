@@ -91,6 +91,21 @@ StatusOr<AddFile> UploadDataFile(ObjectStore& store, const WrittenDataFile& f,
   return add;
 }
 
+void RemoveWrittenFiles(ObjectStore& store, const std::vector<std::string>& keys) {
+  for (const std::string& key : keys) (void)store.Delete(key);
+}
+
+StatusOr<CommitOutcome> CommitWrittenFiles(Table& table, Transaction& txn, ObjectStore& store,
+                                           const std::vector<std::string>& written) {
+  StatusOr<CommitOutcome> outcome = table.Commit(txn);
+  if (!outcome.ok()) {
+    if (!outcome.status().IsUnknownOutcome()) RemoveWrittenFiles(store, written);
+    return outcome.status();
+  }
+  if (outcome->result != CommitResult::kCommitted) RemoveWrittenFiles(store, written);
+  return outcome;
+}
+
 Status DownloadDataFile(ObjectStore& store, std::string_view table_uri, const AddFile& add,
                         const std::string& local) {
   // Relative, or absolute under the table: the rule every commit's paths

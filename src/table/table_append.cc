@@ -21,12 +21,6 @@ struct Staged {
   int64_t rows = 0;
 };
 
-// Data files nobody will reference: removed, best effort (a commit whose
-// outcome is unknown keeps them, since it may have referenced them).
-void RemoveUploaded(ObjectStore& store, const Staged& staged) {
-  for (const std::string& key : staged.uploaded) (void)store.Delete(key);
-}
-
 AppendEvent Event(AppendEvent::Kind kind, size_t input) {
   AppendEvent event;
   event.kind = kind;
@@ -122,7 +116,7 @@ StatusOr<AppendResult> Table::Append(const std::vector<AppendInput>& inputs,
   for (size_t i = 0; i < inputs.size(); ++i) {
     Status st = stager.Stage(inputs[i], i, staged);
     if (!st.ok()) {
-      RemoveUploaded(store, staged);
+      RemoveWrittenFiles(store, staged.uploaded);
       return st.WithContext(context + ": nothing was committed");
     }
   }
@@ -135,14 +129,10 @@ StatusOr<AppendResult> Table::Append(const std::vector<AppendInput>& inputs,
   if (options.app_transaction) {
     txn.SetAppTransaction(options.app_transaction->first, options.app_transaction->second);
   }
-  StatusOr<CommitOutcome> outcome = Commit(txn);
-  if (!outcome.ok()) {
-    if (!outcome.status().IsUnknownOutcome()) RemoveUploaded(store, staged);
-    return outcome.status();
-  }
-  if (outcome->result != CommitResult::kCommitted) RemoveUploaded(store, staged);
+  DC_ASSIGN_OR_RETURN(CommitOutcome outcome,
+                      CommitWrittenFiles(*this, txn, store, staged.uploaded));
   AppendResult result;
-  result.outcome = *outcome;
+  result.outcome = outcome;
   result.adds = std::move(staged.adds);
   result.rows = staged.rows;
   return result;

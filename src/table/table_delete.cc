@@ -76,11 +76,6 @@ struct DeletePlan {
   std::vector<std::string> uploaded;
 };
 
-// Best effort: the files of a delete that did not commit.
-void RemoveUploaded(ObjectStore& store, const DeletePlan& plan) {
-  for (const std::string& key : plan.uploaded) (void)store.Delete(key);
-}
-
 // A condition on partition columns alone, decided from the log: the files
 // it matches are removed whole and no data file is fetched. nullopt when
 // the rows must be read (another column, or a file whose row count the
@@ -229,13 +224,13 @@ StatusOr<DeleteResult> Table::Delete(const std::string& condition, DeleteOptions
   if (!plan.rewrite.empty()) {
     if (Status st = WriteRewrittenFiles(**handler, layout, staging.path(), store, now, plan);
         !st.ok()) {
-      RemoveUploaded(store, plan);
+      RemoveWrittenFiles(store, plan.uploaded);
       return st.WithContext(nothing);
     }
   }
   if (!dv_file.empty()) {
     if (Status put = store.Put(dv_file.key(), dv_file.bytes()); !put.ok()) {
-      RemoveUploaded(store, plan);
+      RemoveWrittenFiles(store, plan.uploaded);
       return put.WithContext(nothing + ": writing the deletion vectors");
     }
     plan.uploaded.push_back(dv_file.key());
@@ -251,13 +246,7 @@ StatusOr<DeleteResult> Table::Delete(const std::string& condition, DeleteOptions
   if (options.app_transaction) {
     txn.SetAppTransaction(options.app_transaction->first, options.app_transaction->second);
   }
-  StatusOr<CommitOutcome> outcome = Commit(txn);
-  if (!outcome.ok()) {
-    if (!outcome.status().IsUnknownOutcome()) RemoveUploaded(store, plan);
-    return outcome.status();
-  }
-  if (outcome->result != CommitResult::kCommitted) RemoveUploaded(store, plan);
-  result.outcome = *outcome;
+  DC_ASSIGN_OR_RETURN(result.outcome, CommitWrittenFiles(*this, txn, store, plan.uploaded));
   return result;
 }
 

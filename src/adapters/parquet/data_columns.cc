@@ -23,7 +23,8 @@ StatusOr<std::vector<TableColumn>> TableColumns(const TableLayout& layout) {
                                  field.name) != layout.partition_columns.end();
     column.physical_name = field.name;
     DC_ASSIGN_OR_RETURN(column.physical_duckdb_type,
-                        DuckDbType(field.type, field.name, /*physical_names=*/false, /*stored=*/true));
+                        DuckDbType(field.type, field.name, /*physical_names=*/false,
+                                   /*stored=*/true));
     if (layout.column_mapping_mode == "name" || layout.column_mapping_mode == "id") {
       DC_ASSIGN_OR_RETURN(FieldMapping mapping, ReadFieldMapping(field.metadata, field.name));
       column.physical_name = mapping.physical_name;

@@ -18,6 +18,8 @@
 #include "deltacommit/parquet/data_files.h"
 #include "deltacommit/snapshot.h"
 #include "deltacommit/status.h"
+#include "deltacommit/table.h"
+#include "deltacommit/transaction.h"
 
 namespace deltacommit {
 
@@ -54,6 +56,17 @@ Status UploadFile(ObjectStore& store, const std::string& path, const std::string
 // `modification_time` (ms since the epoch), with its stats.
 StatusOr<AddFile> UploadDataFile(ObjectStore& store, const WrittenDataFile& f,
                                  int64_t modification_time);
+
+// Removes `keys` (files written into the table for a commit that did not
+// happen), best effort: nothing refers to them.
+void RemoveWrittenFiles(ObjectStore& store, const std::vector<std::string>& keys);
+
+// Commits `txn` (which refers to the files `written` into the table) and
+// removes those files again when it did not commit: an error, a conflict,
+// or a retry already committed. They are kept when the outcome is unknown:
+// the commit may have landed and refer to them.
+StatusOr<CommitOutcome> CommitWrittenFiles(Table& table, Transaction& txn, ObjectStore& store,
+                                           const std::vector<std::string>& written);
 
 // Fetches the data file of `add` (URI-encoded, relative to the table or
 // absolute under `table_uri`, as ActionPathKey takes it) into `local`.
