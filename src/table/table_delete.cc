@@ -89,7 +89,7 @@ StatusOr<std::optional<DeletePlan>> PlanByPartitions(DataFileHandler& handler,
   std::vector<ScanFile> files;
   std::vector<const AddFile*> adds;
   for (const auto& [key, add] : snapshot.active_files()) {
-    files.push_back(ScanFile{std::to_string(files.size()), add.partition_values, {}});
+    files.push_back(ScanFile{std::to_string(files.size()), add.partition_values, {}, add.path});
     adds.push_back(&add);
   }
   DC_ASSIGN_OR_RETURN(std::optional<std::vector<bool>> matched,
@@ -137,7 +137,7 @@ DeletePlan PlanByRows(const StagedScan& scan, const RowMatches& matches, bool ma
       result.adds.push_back(std::move(marked));
       ++result.files_marked;
     } else {
-      plan.rewrite.push_back(ScanFile{file.local_path, file.partition_values, std::move(deleted)});
+      plan.rewrite.push_back(ScanFile{file.local_path, file.partition_values, std::move(deleted), file.label});
       ++result.files_rewritten;
     }
   }

@@ -130,6 +130,40 @@ TEST(BadInputCliTest, EveryBadDeletionVectorFailsTheQueryNamingTheDataFile) {
   }
 }
 
+TEST(BadInputColumnMappingTest, EveryRowNamesTheFileWrittenWithoutColumnMapping) {
+  for (const std::vector<std::string>& row : TableRows("Data files column mapping reads")) {
+    ASSERT_EQ(row.size(), 4u) << "a column-mapping row needs 4 cells: " << row[0];
+    SCOPED_TRACE(row[0]);
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("dc-bad-cm-" + NewUuid());
+    std::filesystem::create_directories(dir);
+    const std::string table = (dir / "table").string();
+    ASSERT_EQ(RunCli({"create", table, "--schema", "id:long,name:string", "--property",
+                      "delta.columnMapping.mode=" + row[1]})
+                  .exit_code,
+              0);
+    // The file as a writer without column mapping makes it: DuckDB's COPY,
+    // logical names, no field ids.
+    const std::string file = (dir / "table" / "bad.parquet").string();
+    CliResult written = RunCli({"query", table,
+                                "COPY (SELECT 1::BIGINT AS id, 'a' AS name) TO '" + file +
+                                    "' (FORMAT parquet)"});
+    ASSERT_EQ(written.exit_code, 0) << written.err;
+    const json add{{"path", "bad.parquet"},
+                   {"partitionValues", json::object()},
+                   {"size", std::filesystem::file_size(file)},
+                   {"modificationTime", 1},
+                   {"dataChange", true}};
+    CliResult commit = RunCli({"commit", table, "--actions", "-"}, json{{"add", add}}.dump());
+    ASSERT_EQ(commit.exit_code, 0) << commit.err;
+    CliResult r = RunCli({"query", table, "SELECT count(*) FROM t"});
+    EXPECT_EQ(r.exit_code, std::stoi(row[2])) << r.out << r.err;
+    EXPECT_THAT(r.err, HasSubstr(row[3]));
+    EXPECT_EQ(r.out, "");
+    std::filesystem::remove_all(dir);
+  }
+}
+
 class BadInputServiceTest : public ServeApiTest {
  protected:
   std::string TokenFor(const std::string& name) const {

@@ -69,7 +69,7 @@ TEST_F(DataBoundedTest, ABigPartitionIsCutIntoFilesWithTheirOwnStats) {
     EXPECT_TRUE(f.table_key.starts_with("p=" + *f.partition_values.at("p") + "/part-00000-"))
         << f.table_key;
     // Each file's stats are its own rows'.
-    auto q = (*handler)->Query(layout, {{f.local_path, f.partition_values, {}}},
+    auto q = (*handler)->Query(layout, {{f.local_path, f.partition_values, {}, {}}},
                                "SELECT count(*), min(id), max(id) FROM t", {});
     ASSERT_TRUE(q.ok()) << q.status().ToString();
     const auto stats = nlohmann::json::parse(f.stats);

@@ -38,7 +38,7 @@ class DataFileHandlerTest : public ::testing::Test {
 
   std::vector<ScanFile> Scan(const std::vector<WrittenDataFile>& files) {
     std::vector<ScanFile> out;
-    for (const auto& f : files) out.push_back({f.local_path, f.partition_values, {}});
+    for (const auto& f : files) out.push_back({f.local_path, f.partition_values, {}, {}});
     return out;
   }
 

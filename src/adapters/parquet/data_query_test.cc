@@ -33,7 +33,7 @@ class DataQueryTest : public ::testing::Test {
                                     << "3,\n";
     auto written = handler_->WriteDataFiles({dir_ + "/in.csv", "", "in.csv", {}}, layout_, dir_);
     ASSERT_TRUE(written.ok()) << written.status().ToString();
-    for (const auto& f : *written) files_.push_back({f.local_path, f.partition_values, {}});
+    for (const auto& f : *written) files_.push_back({f.local_path, f.partition_values, {}, {}});
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 

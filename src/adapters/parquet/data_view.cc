@@ -66,6 +66,63 @@ StatusOr<std::vector<const TableColumn*>> CreateFileTable(Connection& connection
   return partitions;
 }
 
+// Under column mapping, a data file that names its columns by the
+// schema's logical names and by none of the physical ones (name mode), or
+// holds no Parquet field id at all (id mode, as Spark refuses it), was
+// written without column mapping: every value would read as NULL.
+Status CheckFilesAreMapped(Connection& connection, const std::vector<TableColumn>& columns,
+                           const std::vector<ScanFile>& files, const std::string& list,
+                           const std::string& mapping) {
+  std::set<std::string> physical;
+  std::set<std::string> logical;
+  std::string physical_example;
+  for (const TableColumn& c : columns) {
+    if (c.partition) continue;
+    physical.insert(c.physical_name);
+    if (physical_example.empty()) physical_example = c.physical_name;
+  }
+  for (const TableColumn& c : columns) {
+    if (!c.partition && !physical.contains(c.name)) logical.insert(c.name);
+  }
+  if (physical.empty()) return OkStatus();
+  DC_ASSIGN_OR_RETURN(
+      TextRows schema,
+      connection.Query("SELECT f.__dc_index, s.name, s.field_id FROM parquet_schema([" + list +
+                           "]) s JOIN __dc_files f ON f.__dc_file = s.file_name",
+                       "reading the data files' schemas"));
+  struct Seen {
+    bool physical = false;
+    bool field_id = false;
+    std::string logical;  // a logical name it holds, if any
+  };
+  std::vector<Seen> seen(files.size());
+  for (const auto& row : schema.rows) {
+    if (row.size() < 3 || !row[0] || !row[1]) continue;
+    const size_t index = std::stoul(*row[0]);
+    if (index >= seen.size()) continue;
+    Seen& s = seen[index];
+    s.physical = s.physical || physical.contains(*row[1]);
+    s.field_id = s.field_id || row[2].has_value();
+    if (s.logical.empty() && logical.contains(*row[1])) s.logical = *row[1];
+  }
+  for (size_t i = 0; i < files.size(); ++i) {
+    const std::string& name = files[i].label.empty() ? files[i].local_path : files[i].label;
+    if (mapping == "name" && !seen[i].physical && !seen[i].logical.empty()) {
+      return InvalidArgumentError(
+          "data file " + name + ": its columns have the schema's logical names (\"" +
+          seen[i].logical + "\", ...) and none of the physical names column mapping reads (\"" +
+          physical_example + "\", ...): it was written without column mapping");
+    }
+    if (mapping == "id" && !seen[i].field_id) {
+      return InvalidArgumentError("data file " + name +
+                                  ": it holds no Parquet field ids, and column mapping in id mode "
+                                  "reads columns by field id: it was written without column "
+                                  "mapping");
+    }
+  }
+  return OkStatus();
+}
+
 // CAST(expr AS the column's type) AS its logical name.
 std::string ColumnSql(const std::string& expr, const TableColumn& c) {
   return "CAST(" + expr + " AS " + c.duckdb_type + ") AS " + SqlIdent(c.name);
@@ -107,6 +164,9 @@ StatusOr<std::string> ViewSql(Connection& connection, const std::vector<TableCol
   std::string list;
   for (const ScanFile& f : files) {
     list += std::string(list.empty() ? "" : ", ") + SqlString(f.local_path);
+  }
+  if (mapping == "name" || mapping == "id") {
+    DC_RETURN_IF_ERROR(CheckFilesAreMapped(connection, columns, files, list, mapping));
   }
   // Rows that deletion vectors remove are left out by an anti join on the
   // file and the row's index in it.

@@ -65,6 +65,8 @@ struct ScanFile {
   NullableStringMap partition_values;  // keyed by physical names under column mapping
   // Rows (indexes from 0 in the file) its deletion vector removes.
   std::vector<uint64_t> deleted_rows;
+  // How messages name it (its path in the table); empty: local_path.
+  std::string label;
 };
 
 // What a delete's condition matches in a scan (DataFileHandler::MatchRows).
