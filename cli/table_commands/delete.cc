@@ -36,7 +36,8 @@ int Report(const DeleteArgs& args, const std::string& uri, const DeleteResult& r
         {"files_read", r.files_read},
         {"files_removed", r.files_removed},
         {"files_with_deletion_vectors", r.files_marked},
-        {"files_rewritten", r.files_rewritten}};
+        {"files_rewritten", r.files_rewritten},
+        {"change_data_files", r.change_files.size()}};
     if (r.outcome) {
       out["attempts"] = r.outcome->attempts;
       out["rebases"] = r.outcome->rebases;

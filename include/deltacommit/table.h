@@ -189,6 +189,10 @@ struct DeleteResult {
   int64_t files_rewritten = 0;  // rewritten without the deleted rows
   std::vector<AddFile> adds;    // the new adds (new DVs, rewritten files)
   std::vector<RemoveFile> removes;
+  // Change data files (delta.enableChangeDataFeed): every row deleted, with
+  // _change_type "delete", under _change_data/; none when only whole files
+  // were removed (their removes say it all).
+  std::vector<AddCdcFile> change_files;
 };
 
 // What Table::Query reads and how it answers.
@@ -283,9 +287,9 @@ class Table {
   // commit reads the whole table: a concurrent change to data the delete
   // read (not a blind append, under WriteSerializable) is a conflict in
   // the outcome, and the files and DVs written are removed again.
-  // kFailedPrecondition for an append-only table, and for a table
-  // recording change data when a file would lose only some of its rows
-  // (change data files are not written).
+  // A table recording change data (delta.enableChangeDataFeed) gets change
+  // data files of the rows deleted when a file loses only some of them.
+  // kFailedPrecondition for an append-only table.
   StatusOr<DeleteResult> Delete(const std::string& condition, DeleteOptions options = {});
 
   // Runs `sql` (DuckDB's dialect) over the snapshot's active files, seen as

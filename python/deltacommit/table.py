@@ -96,7 +96,8 @@ class DeleteResult:
     fetched to match rows: none for a predicate on partition columns
     alone. A file whose every row matched is in ``files_removed``; others
     got a deletion vector (``files_with_deletion_vectors``) or were
-    rewritten (``files_rewritten``)."""
+    rewritten (``files_rewritten``). ``change_data_files`` counts the change
+    data files written (tables with ``delta.enableChangeDataFeed``)."""
 
     version: Optional[int]
     rows_deleted: int
@@ -104,6 +105,7 @@ class DeleteResult:
     files_removed: int
     files_with_deletion_vectors: int
     files_rewritten: int
+    change_data_files: int = 0
     attempts: int = 0
     rebases: int = 0
     already_committed: bool = False
@@ -559,6 +561,7 @@ class Table:
                 "files_removed",
                 "files_with_deletion_vectors",
                 "files_rewritten",
+                "change_data_files",
             )
         }
         if d["result"] == "nothing_matched":

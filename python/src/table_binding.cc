@@ -312,6 +312,7 @@ void BindTableClass(py::module_& m) {
             d["files_removed"] = result.files_removed;
             d["files_with_deletion_vectors"] = result.files_marked;
             d["files_rewritten"] = result.files_rewritten;
+            d["change_data_files"] = result.change_files.size();
             return d;
           },
           py::arg("predicate"), py::arg("app_id"), py::arg("app_version"),

@@ -46,8 +46,8 @@ constexpr std::array<FeatureInfo, 28> kFeatures = {{
     {"generatedColumns", Kind::kWriter, 1, 4, true, Write::kUnlessActive},
     {"identityColumns", Kind::kWriter, 1, 6, true, Write::kUnlessActive},
     {"allowColumnDefaults", Kind::kWriter, 0, 0, true, Write::kUnlessActive},
-    // CDC files are optional for appends and deletes of whole files; a
-    // delete that would remove part of a file is refused (Table::Delete).
+    // CDC files are optional for appends and deletes of whole files;
+    // Table::Delete writes them when it removes part of a file.
     {"changeDataFeed", Kind::kWriter, 1, 4, true, Write::kYes},
     // Partition values and stats in the log use physical names; replay only
     // compares strings, and commits pass the schema metadata through.

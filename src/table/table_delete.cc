@@ -165,6 +165,29 @@ Status WriteRewrittenFiles(DataFileHandler& handler, const TableLayout& layout,
   return OkStatus();
 }
 
+// Writes the change data of the delete (`changes`, the rows deleted with
+// their _change_type) as change data files under _change_data/,
+// partitioned as the table is, and uploads them, adding their cdc actions.
+Status WriteChangeFiles(DataFileHandler& handler, TableLayout layout, const std::string& changes,
+                        const std::string& staging_dir, ObjectStore& store, DeletePlan& plan) {
+  layout.change_type_column = true;
+  DC_ASSIGN_OR_RETURN(std::vector<WrittenDataFile> files,
+                      handler.WriteDataFiles(DataInput{changes, "parquet", "the change data", {}},
+                                             layout, staging_dir));
+  for (const WrittenDataFile& f : files) {
+    const std::string key = "_change_data/" + f.table_key;
+    DC_RETURN_IF_ERROR(UploadFile(store, f.local_path, key));
+    plan.uploaded.push_back(key);
+    AddCdcFile cdc;
+    cdc.path = "_change_data/" + f.add_path;
+    cdc.partition_values = f.partition_values;
+    DC_ASSIGN_OR_RETURN(cdc.size, LocalFileSize(f.local_path));
+    cdc.data_change = false;
+    plan.result.change_files.push_back(std::move(cdc));
+  }
+  return OkStatus();
+}
+
 }  // namespace
 
 StatusOr<DeleteResult> Table::Delete(const std::string& condition, DeleteOptions options) {
@@ -200,26 +223,30 @@ StatusOr<DeleteResult> Table::Delete(const std::string& condition, DeleteOptions
       PlanByPartitions(**handler, layout, *snapshot, condition, now);
   if (!by_partitions.ok()) return by_partitions.status().WithContext(nothing);
   DeletionVectorFile dv_file(NewUuid());
+  // Change data, when the table records it: the rows matched, written as
+  // they are matched (used only if some file loses part of its rows).
+  const std::string changes =
+      ChangeDataFeedEnabled(metadata) ? staging.path() + "/changes.parquet" : "";
   DeletePlan plan;
   if (*by_partitions) {
     plan = std::move(**by_partitions);
   } else {
     StatusOr<StagedScan> scan = StageScan(store, adapters().ActionUri(), *snapshot, staging.path());
     if (!scan.ok()) return scan.status().WithContext(context);
-    StatusOr<RowMatches> matches = (*handler)->MatchRows(layout, scan->files, condition);
+    StatusOr<RowMatches> matches =
+        (*handler)->MatchRows(layout, scan->files, condition, changes);
     if (!matches.ok()) return matches.status().WithContext(nothing);
     plan = PlanByRows(*scan, *matches, DeletionVectorsWritable(protocol, metadata), dv_file, now);
     plan.result.files_read = static_cast<int64_t>(scan->files.size());
   }
   DeleteResult& result = plan.result;
   if (result.removes.empty()) return result;
-  if (plan.partial && ChangeDataFeedEnabled(metadata)) {
-    return FailedPreconditionError(
-        context + ": the table records change data (delta.enableChangeDataFeed=true) and " +
-        std::to_string(result.files_marked + result.files_rewritten) +
-        " file(s) would lose only some of their rows, which owes change data files that this "
-        "build does not write; nothing was deleted (deletes of whole files, such as by "
-        "partition, need none)");
+  if (plan.partial && !changes.empty()) {
+    if (Status st = WriteChangeFiles(**handler, layout, changes, staging.path(), store, plan);
+        !st.ok()) {
+      RemoveWrittenFiles(store, plan.uploaded);
+      return st.WithContext(nothing);
+    }
   }
   if (!plan.rewrite.empty()) {
     if (Status st = WriteRewrittenFiles(**handler, layout, staging.path(), store, now, plan);
@@ -243,6 +270,7 @@ StatusOr<DeleteResult> Table::Delete(const std::string& condition, DeleteOptions
   txn.ReadWholeTable();
   for (const RemoveFile& remove : result.removes) txn.AddAction(remove);
   for (const AddFile& add : result.adds) txn.AddAction(add);
+  for (const AddCdcFile& cdc : result.change_files) txn.AddAction(cdc);
   if (options.app_transaction) {
     txn.SetAppTransaction(options.app_transaction->first, options.app_transaction->second);
   }

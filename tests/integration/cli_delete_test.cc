@@ -2,9 +2,9 @@
 // vectors where the table enables them (column mapping too), files
 // rewritten where it does not, whole files removed; the rows left are read
 // back both by `query` and by an independent reader (npm hyparquet with its
-// own DV decoder, tests/parquet/read_table_rows.mjs). Tables that forbid a
-// delete refuse it, bad conditions commit nothing, and concurrent deletes
-// and appends lose no row and resurrect none.
+// own DV decoder, tests/parquet/read_table_rows.mjs), change data files
+// too. An append-only table refuses, bad conditions commit nothing, and
+// concurrent deletes and appends lose no row and resurrect none.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -206,34 +206,55 @@ TEST_F(CliDeleteTest, WithoutDeletionVectorsTheFilesAreRewritten) {
   }
 }
 
-TEST_F(CliDeleteTest, TablesThatForbidItRefuseAndCommitNothing) {
+TEST_F(CliDeleteTest, AnAppendOnlyTableRefusesAndCommitsNothing) {
   CreateAndAppend({"delta.appendOnly=true"}, kTen);
   CliResult append_only = RunCli({"delete", table_, "--where", "id = 1"});
   EXPECT_EQ(append_only.exit_code, 1);
   EXPECT_NE(append_only.err.find("append-only (delta.appendOnly=true)"), std::string::npos)
       << append_only.err;
-
-  std::filesystem::remove_all(table_);
-  CreateAndAppend({"delta.enableChangeDataFeed=true", "delta.enableDeletionVectors=true"}, kTen);
-  CliResult partial = RunCli({"delete", table_, "--where", "id = 1"});
-  EXPECT_EQ(partial.exit_code, 1);
-  EXPECT_NE(partial.err.find("delta.enableChangeDataFeed=true"), std::string::npos) << partial.err;
   EXPECT_EQ(Snapshot()["version"], 1);
+}
+
+// Change data (delta.enableChangeDataFeed): a delete that takes some rows
+// of a file writes every row it deletes, with _change_type "delete", as
+// change data files under _change_data/ (cdc actions), read back here by
+// hyparquet; one that removes whole files writes none.
+TEST_F(CliDeleteTest, ChangeDataFilesHoldEveryRowDeleted) {
+  DC_REQUIRE_HYPARQUET();
+  CreateAndAppend({"delta.enableChangeDataFeed=true", "delta.enableDeletionVectors=true"}, kTen);
+  json partial = Delete("id IN (1, 2) OR p = 'b'");  // part of a, all of b
+  EXPECT_EQ(partial["rows_deleted"], 7) << partial;
+  EXPECT_EQ(partial["change_data_files"], 2) << partial;
+  std::ifstream in(table_ + "/_delta_log/00000000000000000002.json");
+  json files = json::array();
+  for (std::string line; std::getline(in, line);) {
+    const json action = json::parse(line);
+    if (!action.contains("cdc")) continue;
+    EXPECT_EQ(action["cdc"]["dataChange"], false) << line;
+    EXPECT_TRUE(action["cdc"]["path"].get<std::string>().starts_with("_change_data/p=")) << line;
+    files.push_back({{"path", action["cdc"]["path"]},
+                     {"partitionValues", action["cdc"]["partitionValues"]}});
+  }
+  ASSERT_EQ(files.size(), 2u);  // one per partition
+  const json read = hyparquet::ReadTableRowsWithHyparquet(
+      Input("cdc.json", json{{"root", table_}, {"files", files}}.dump()));
+  std::set<std::string> changes;
+  for (const json& row : read["rows"]) {
+    changes.insert(std::to_string(row["id"].get<int64_t>()) + row["p"].get<std::string>() + ":" +
+                   row["_change_type"].get<std::string>());
+  }
+  EXPECT_EQ(changes, (std::set<std::string>{"1a:delete", "2a:delete", "6b:delete", "7b:delete",
+                                            "8b:delete", "9b:delete", "10b:delete"}));
+  EXPECT_EQ(QueryIds(), (std::vector<int64_t>{3, 4, 5}));
   // Whole files owe no change data.
   json whole = Delete("p = 'a'");
   EXPECT_EQ(whole["files_removed"], 1) << whole;
-  EXPECT_EQ(QueryIds(), (std::vector<int64_t>{6, 7, 8, 9, 10}));
-  // Nothing but the data files and the log: no DV file was left behind.
-  for (const auto& entry : std::filesystem::directory_iterator(table_)) {
-    EXPECT_EQ(entry.path().filename().string().find("deletion_vector"), std::string::npos)
-        << entry.path();
+  std::ifstream last(table_ + "/_delta_log/00000000000000000003.json");
+  for (std::string line; std::getline(last, line);) {
+    EXPECT_FALSE(json::parse(line).contains("cdc")) << line;
   }
 }
 
-// With every data file unreadable, a condition on the partition column
-// alone still deletes: it is decided from the log's partition values,
-// fetching no file. A condition that reads a data column, or calls a
-// volatile function, must read the rows, and says which file it could not.
 TEST_F(CliDeleteTest, APartitionConditionIsDecidedFromTheLogAlone) {
   CreateAndAppend({"delta.enableDeletionVectors=true"}, kTen);
   const json snapshot = Snapshot();

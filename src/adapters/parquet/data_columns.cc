@@ -39,6 +39,14 @@ StatusOr<std::vector<TableColumn>> TableColumns(const TableLayout& layout) {
     }
     out.push_back(std::move(column));
   }
+  if (layout.change_type_column) {
+    TableColumn change;
+    change.name = change.physical_name = kChangeTypeColumn;
+    change.delta_type = "string";
+    change.duckdb_type = change.physical_duckdb_type = "VARCHAR";
+    change.nullable = false;
+    out.push_back(std::move(change));
+  }
   return out;
 }
 

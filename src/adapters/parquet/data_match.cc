@@ -97,7 +97,8 @@ StatusOr<std::optional<std::vector<bool>>> DuckDbDataFileHandler::MatchFiles(
 
 StatusOr<RowMatches> DuckDbDataFileHandler::MatchRows(const TableLayout& layout,
                                                       const std::vector<ScanFile>& files,
-                                                      const std::string& condition) {
+                                                      const std::string& condition,
+                                                      const std::string& changes_path) {
   using namespace data_internal;
   DC_ASSIGN_OR_RETURN(std::vector<TableColumn> columns, TableColumns(layout));
   DC_ASSIGN_OR_RETURN(std::unique_ptr<Connection> connection, Connection::Open(*db_));
@@ -109,8 +110,9 @@ StatusOr<RowMatches> DuckDbDataFileHandler::MatchRows(const TableLayout& layout,
   DC_RETURN_IF_ERROR(connection->Exec(
       "CREATE TEMP VIEW t AS SELECT * EXCLUDE (__dc_index, __dc_row) FROM __dc_rows",
       "delete: creating the view t"));
-  // The condition on lines of its own: a trailing "-- comment" cannot
-  // swallow the closing parenthesis.
+  // The condition on lines of its own (a trailing "-- comment" cannot
+  // swallow the closing parenthesis), evaluated once: the change data
+  // written below are exactly the rows matched.
   DC_ASSIGN_OR_RETURN(auto pairs, connection->QueryPairs("SELECT __dc_index, __dc_row FROM "
                                                          "__dc_rows WHERE (\n" +
                                                              condition + "\n) ORDER BY 1, 2",
@@ -125,6 +127,26 @@ StatusOr<RowMatches> DuckDbDataFileHandler::MatchRows(const TableLayout& layout,
   }
   if (files.empty()) return out;
   DC_ASSIGN_OR_RETURN(out.file_rows, FileRows(*connection, files));
+  if (!changes_path.empty()) {
+    DC_RETURN_IF_ERROR(
+        connection->Exec("CREATE TEMP TABLE __dc_matched (__dc_key VARCHAR, __dc_row BIGINT)",
+                         "delete: listing the rows matched"));
+    for (size_t i = 0; i < files.size(); ++i) {
+      if (out.rows[i].empty()) continue;
+      DC_RETURN_IF_ERROR(connection->AppendRows("__dc_matched", std::to_string(i), out.rows[i]));
+    }
+    DC_ASSIGN_OR_RETURN(
+        TextRows copied,
+        connection->Query("COPY (SELECT r.* EXCLUDE (__dc_index, __dc_row), 'delete' AS " +
+                              SqlIdent(kChangeTypeColumn) +
+                              " FROM __dc_rows r SEMI JOIN __dc_matched m ON m.__dc_key = "
+                              "CAST(r.__dc_index AS VARCHAR) AND m.__dc_row = r.__dc_row) TO " +
+                              SqlString(changes_path) + " (FORMAT parquet)",
+                          "delete: writing the change data"));
+    if (!copied.rows.empty() && !copied.rows[0].empty() && copied.rows[0][0]) {
+      out.changes_written = std::stoll(*copied.rows[0][0]);
+    }
+  }
   return out;
 }
 

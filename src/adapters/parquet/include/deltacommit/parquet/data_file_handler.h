@@ -65,7 +65,8 @@ class DuckDbDataFileHandler : public DataFileHandler {
                                                         const std::vector<ScanFile>& files,
                                                         const std::string& condition) override;
   StatusOr<RowMatches> MatchRows(const TableLayout& layout, const std::vector<ScanFile>& files,
-                                 const std::string& condition) override;
+                                 const std::string& condition,
+                                 const std::string& changes_path) override;
 
  private:
   DuckDbDataFileHandler(std::unique_ptr<data_internal::Database> db, const DuckDbOptions& options);

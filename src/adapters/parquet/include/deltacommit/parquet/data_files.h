@@ -45,6 +45,9 @@ struct TableLayout {
   // delta.columnMapping.mode: "name" or "id" reads data files (and
   // partition values) by physical names, or by field id; else logical names.
   std::string column_mapping_mode = "none";
+  // Change data files (PROTOCOL.md "Change Data Files"): after the
+  // schema's columns, a string column _change_type, named so in every mode.
+  bool change_type_column = false;
 };
 
 // One Parquet file written for an input.
@@ -76,7 +79,12 @@ struct RowMatches {
   std::vector<std::vector<uint64_t>> rows;
   // Per file: the rows it holds (its Parquet footer's count), deleted or not.
   std::vector<int64_t> file_rows;
+  // Rows written to the change data file asked for (MatchRows).
+  int64_t changes_written = 0;
 };
+
+// The name and values of the change data column.
+inline constexpr char kChangeTypeColumn[] = "_change_type";
 
 class DataFileHandler {
  public:
@@ -105,10 +113,6 @@ class DataFileHandler {
                                       const std::vector<ScanFile>& files,
                                       const std::string& sql, const QueryShape& shape) = 0;
 
-  // The rows of `files` that `condition` (one SQL boolean expression over
-  // the view `t`'s columns, as after WHERE) matches; a row it gives NULL is
-  // not matched. kInvalidArgument naming the condition when it is not one
-  // expression over those columns.
   // Which of `files` `condition` matches, decided from their partition
   // values alone (no data file is read; ScanFile::local_path may name no
   // file): when the condition reads partition columns only and calls no
@@ -118,9 +122,16 @@ class DataFileHandler {
       const TableLayout& layout, const std::vector<ScanFile>& files,
       const std::string& condition) = 0;
 
+  // The rows of `files` that `condition` (one SQL boolean expression over
+  // the view `t`'s columns, as after WHERE) matches; a row it gives NULL is
+  // not matched. With `changes_path`, those rows (the condition evaluated
+  // once) also go to that local Parquet file, as the view's columns and
+  // _change_type "delete": the change data of a delete. kInvalidArgument
+  // naming the condition when it is not one expression over those columns.
   virtual StatusOr<RowMatches> MatchRows(const TableLayout& layout,
                                          const std::vector<ScanFile>& files,
-                                         const std::string& condition) = 0;
+                                         const std::string& condition,
+                                         const std::string& changes_path) = 0;
 };
 
 }  // namespace deltacommit
