@@ -91,7 +91,7 @@ StatusOr<std::vector<AppendInput>> Inputs(const AppendArgs& args, StagingDir& st
                                           ProgressLine& progress) {
   std::vector<AppendInput> inputs;
   for (size_t i = 0; i < args.inputs.size(); ++i) {
-    AppendInput input{args.inputs[i], args.format, args.inputs[i]};
+    AppendInput input{args.inputs[i], args.format, args.inputs[i], {}};
     if (input.path == "-") {
       const std::string prefix = InputPrefix(args, i);
       DC_ASSIGN_OR_RETURN(input.path, staging.SaveStdin("stdin-input", [&](int64_t bytes) {

@@ -39,6 +39,7 @@
 #include "deltacommit/commit_mode.h"
 #include "deltacommit/conflict.h"
 #include "deltacommit/log_check.h"
+#include "deltacommit/memory_columns.h"
 #include "deltacommit/query_result.h"
 #include "deltacommit/snapshot.h"
 #include "deltacommit/status.h"
@@ -128,12 +129,15 @@ struct CommitOptions {
   std::vector<PartitionPredicate> read_predicates;
 };
 
-// A local file of rows to append (Table::Append).
+// Rows to append (Table::Append): a local file, or columns in memory.
 struct AppendInput {
   std::string path;    // CSV, JSON lines or Parquet
   std::string format;  // "csv", "json", "parquet"; "" from the name, else the
                        // first bytes
   std::string label;   // how messages name it; "" for the path
+  // Set (path empty): the rows are these columns (memory_columns.h), not a
+  // file; they are matched to the table's schema as a file's would be.
+  std::vector<MemoryColumn> columns;
 };
 
 // What Table::Append is doing, for progress displays.

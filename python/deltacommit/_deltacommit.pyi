@@ -59,6 +59,7 @@ class _Table:
     def append(
         self,
         inputs: List[Tuple[str, str]],
+        frame_columns: Optional[List[Tuple[str, str, Any, Any]]],
         app_id: Optional[str],
         app_version: Optional[int],
         max_attempts: Optional[int],

@@ -522,7 +522,8 @@ class Table:
         match the table's schema (partitioned as the table is, with
         statistics) and committed as one blind append. ``partition_by``, if
         given, must be the table's partition columns. Data files of an append
-        that did not commit are removed."""
+        that did not commit are removed. A DataFrame is handed over column by
+        column (NumPy buffers, or each value's text), without pyarrow."""
         if partition_by is not None:
             table_columns = self.update().metadata.partition_columns
             if list(partition_by) != table_columns:
@@ -532,8 +533,10 @@ class Table:
                     "InvalidArgument",
                 )
         with tempfile.TemporaryDirectory(prefix="deltacommit-append-") as staging:
-            inputs = _append_inputs(data, format, staging)
-            outcome = self._native.append(inputs, app_id, app_version, max_attempts, memory_limit)
+            inputs, columns = _append_inputs(data, format, staging)
+            outcome = self._native.append(
+                inputs, columns, app_id, app_version, max_attempts, memory_limit
+            )
         files = [_file_dict(json.loads(text)) for text in outcome["adds_json"]]
         return _result(outcome, AppendResult, rows=outcome["rows"], files=files)
 
@@ -577,15 +580,23 @@ class Table:
         )
 
 
-def _append_inputs(data: Any, format: Optional[str], staging: str) -> List[Tuple[str, str]]:
+def _append_inputs(
+    data: Any, format: Optional[str], staging: str
+) -> Tuple[List[Tuple[str, str]], Optional[List[Tuple[str, str, Any, Any]]]]:
+    """The files to append, and a DataFrame's columns (or None)."""
     if isinstance(data, (str, os.PathLike)):
-        return [(os.fspath(data), format or "")]
+        return [(os.fspath(data), format or "")], None
     if _is_dataframe(data):
-        # A DataFrame becomes JSON lines (ISO dates, nulls kept) in a
-        # private directory; the schema's types are applied on conversion.
+        columns = _frame_columns(data)
+        if columns is not None:
+            return [], columns
+        # Nested values (dicts, lists) go as JSON lines (ISO dates, nulls
+        # kept) in a private directory; the schema's types apply on conversion.
+        # JSON keeps 15 significant digits of a float (pandas' most).
         path = os.path.join(staging, "dataframe.json")
-        data.to_json(path, orient="records", lines=True, date_format="iso", date_unit="us")
-        return [(path, "json")]
+        data.to_json(path, orient="records", lines=True, date_format="iso", date_unit="us",
+                     double_precision=15)
+        return [(path, "json")], None
     if isinstance(data, Sequence) and not isinstance(data, (bytes, bytearray)):
         paths = list(data)
         if not paths:
@@ -593,10 +604,66 @@ def _append_inputs(data: Any, format: Optional[str], staging: str) -> List[Tuple
         for p in paths:
             if not isinstance(p, (str, os.PathLike)):
                 raise TypeError(f"append: {p!r} is not a path")
-        return [(os.fspath(p), format or "") for p in paths]
+        return [(os.fspath(p), format or "") for p in paths], None
     raise TypeError(
         f"append takes a path, a list of paths or a pandas DataFrame, not {type(data).__name__}"
     )
+
+
+def _cell_text(value: Any) -> str:
+    """An object column's value as text its column's type casts from."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (bytes, bytearray)):
+        return "".join(f"\\x{b:02x}" for b in value)  # DuckDB's BLOB escapes
+    if hasattr(value, "isoformat"):  # date, datetime, time, pandas Timestamp
+        return value.isoformat()
+    return str(value)  # Decimal keeps every digit; bool, int, float
+
+
+def _frame_columns(frame: Any) -> Optional[List[Tuple[str, str, Any, Any]]]:
+    """A DataFrame's columns as the native side takes them: NumPy arrays of
+    int64, float64, bool or int64 microseconds (UTC) with a null mask, or the
+    text of each value; None when a column holds nested values (dicts,
+    lists), which go as JSON instead."""
+    import numpy
+    import pandas.api.types as types
+
+    columns: List[Tuple[str, str, Any, Any]] = []
+    for name in frame.columns:
+        if not isinstance(name, str):
+            raise InvalidArgumentError(
+                f"DataFrame column {name!r}: column names must be strings", "InvalidArgument"
+            )
+        series = frame[name]
+        nulls = series.isna().to_numpy(dtype=bool)
+        dtype = series.dtype
+        if types.is_bool_dtype(dtype):
+            values = series.fillna(False).to_numpy(dtype=bool)
+            columns.append((name, "bool", values, nulls))
+        elif types.is_integer_dtype(dtype):
+            if types.is_unsigned_integer_dtype(dtype) and len(series) and series.max() > 2**63 - 1:
+                raise InvalidArgumentError(
+                    f"DataFrame column {name!r}: a value above 2**63 - 1 fits no Delta integer",
+                    "InvalidArgument",
+                )
+            values = series.fillna(0).to_numpy(dtype=numpy.int64)
+            columns.append((name, "int64", values, nulls))
+        elif types.is_float_dtype(dtype):
+            values = series.to_numpy(dtype=numpy.float64, na_value=numpy.nan)
+            columns.append((name, "float64", values, nulls))
+        elif types.is_datetime64_any_dtype(dtype):
+            if getattr(dtype, "tz", None) is not None:
+                series = series.dt.tz_convert("UTC").dt.tz_localize(None)
+            micros = series.to_numpy(dtype="datetime64[us]").astype(numpy.int64)
+            columns.append((name, "timestamp_us", micros, nulls))
+        else:
+            cells = series.tolist()
+            if any(isinstance(v, (dict, list, tuple)) for v in cells):
+                return None
+            text = [None if null else _cell_text(v) for v, null in zip(cells, nulls)]
+            columns.append((name, "string", text, None))
+    return columns
 
 
 def _is_dataframe(data: Any) -> bool:

@@ -13,6 +13,7 @@
 #include "deltacommit/action_json.h"
 #include "deltacommit/clock.h"
 #include "deltacommit/table.h"
+#include "memory_columns.h"
 #include "status_error.h"
 
 namespace py = pybind11;
@@ -276,15 +277,20 @@ void BindTableClass(py::module_& m) {
       .def(
           "append",
           [](PyTable& t, const std::vector<std::pair<std::string, std::string>>& inputs,
-             std::optional<std::string> app_id, std::optional<int64_t> app_version,
-             std::optional<int> max_attempts, const std::string& memory_limit) {
+             std::optional<py::list> frame_columns, std::optional<std::string> app_id,
+             std::optional<int64_t> app_version, std::optional<int> max_attempts,
+             const std::string& memory_limit) {
             AppendOptions options;
             options.transaction =
                 TransactionOptionsFrom("WRITE", "WriteSerializable", max_attempts);
             options.app_transaction = AppTransaction(app_id, app_version);
             options.memory_limit = memory_limit;
             std::vector<AppendInput> files;
-            for (const auto& [path, format] : inputs) files.push_back({path, format, ""});
+            for (const auto& [path, format] : inputs) files.push_back({path, format, "", {}});
+            // A DataFrame: its columns, copied here while the GIL is held.
+            if (frame_columns) {
+              files.push_back({"", "", "the DataFrame", MemoryColumnsFrom(*frame_columns)});
+            }
             AppendResult result = Released(t, [&] { return t.table.Append(files, options); });
             py::dict d = OutcomeDict(result.outcome);
             d["rows"] = result.rows;
@@ -293,15 +299,16 @@ void BindTableClass(py::module_& m) {
             d["adds_json"] = adds;
             return d;
           },
-          py::arg("inputs"), py::arg("app_id"), py::arg("app_version"), py::arg("max_attempts"),
-          py::arg("memory_limit"))
+          py::arg("inputs"), py::arg("frame_columns"), py::arg("app_id"), py::arg("app_version"),
+          py::arg("max_attempts"), py::arg("memory_limit"))
       .def(
           "delete",
           [](PyTable& t, const std::string& predicate, std::optional<std::string> app_id,
              std::optional<int64_t> app_version, std::optional<int> max_attempts,
              const std::string& memory_limit) {
             DeleteOptions options;
-            options.transaction = TransactionOptionsFrom("DELETE", "WriteSerializable", max_attempts);
+            options.transaction =
+                TransactionOptionsFrom("DELETE", "WriteSerializable", max_attempts);
             options.app_transaction = AppTransaction(app_id, app_version);
             options.memory_limit = memory_limit;
             DeleteResult result = Released(t, [&] { return t.table.Delete(predicate, options); });

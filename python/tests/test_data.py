@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 from decimal import Decimal
 
@@ -49,6 +50,56 @@ def test_a_dataframe_is_appended_and_read_back_as_one(local_tables):
     df = back.to_pandas()
     assert list(df.columns) == ["id", "name", "price", "day"]
     assert df["id"].tolist() == [1, 2, 3]
+
+
+def test_a_dataframe_goes_column_by_column_keeping_every_type(local_tables):
+    pandas = pytest.importorskip("pandas")
+    table = local_tables.new(
+        "id:long,small:integer,price:double,ok:boolean,ts:timestamp,day:date,"
+        "amount:decimal(12,2),b:binary,name:string"
+    )
+    frame = pandas.DataFrame({
+        "id": pandas.array([1, None, 3], dtype="Int64"),  # nullable integers
+        "small": numpy_ints(pandas, [7, 8, 9]),
+        "price": [1.5, float("nan"), 3.0],  # NaN is a missing value
+        "ok": pandas.array([True, None, False], dtype="boolean"),
+        # Time zones are converted to UTC; microseconds kept.
+        "ts": pandas.to_datetime(
+            ["2024-01-01 10:00:00.123456+01:00", None, "2024-06-01 00:00:00+00:00"], utc=True),
+        "day": [datetime.date(2024, 2, 29), None, datetime.date(1969, 12, 31)],
+        "amount": [Decimal("12345678.91"), None, Decimal("-0.05")],  # every digit
+        "b": [b"\x00\xff", None, b"ab"],
+        "name": ["\u00fc", None, "c"],
+    })
+    assert table.append(frame).rows == 3
+    rows = table.query(
+        "SELECT id, small, price, ok, CAST(ts AS VARCHAR), CAST(day AS VARCHAR), amount, hex(b), "
+        "name FROM t ORDER BY small").rows
+    assert rows == [
+        (1, 7, 1.5, True, "2024-01-01 09:00:00.123456+00", "2024-02-29", Decimal("12345678.91"),
+         "00FF", "\u00fc"),
+        (None, 8, None, None, None, None, None, None, None),
+        (3, 9, 3.0, False, "2024-06-01 00:00:00+00", "1969-12-31", Decimal("-0.05"), "6162", "c"),
+    ]
+
+
+def test_a_dataframe_with_nested_values_and_a_wrong_one(local_tables):
+    pandas = pytest.importorskip("pandas")
+    table = local_tables.new('{"type":"struct","fields":[{"name":"id","type":"long","nullable":true,'
+                             '"metadata":{}},{"name":"tags","type":{"type":"array","elementType":'
+                             '"string","containsNull":true},"nullable":true,"metadata":{}}]}')
+    assert table.append(pandas.DataFrame({"id": [1], "tags": [["a", "b"]]})).rows == 1
+    assert table.query("SELECT id, tags FROM t").rows == [(1, ["a", "b"])]
+    with pytest.raises(deltacommit.InvalidArgumentError, match="has no column \"id\""):
+        table.append(pandas.DataFrame({"other": [1]}))
+    with pytest.raises(deltacommit.InvalidArgumentError, match="2\\*\\*63 - 1"):
+        table.append(pandas.DataFrame({"id": numpy_ints(pandas, [2**64 - 1], "uint64")}))
+    assert table.version() == 1
+
+
+def numpy_ints(pandas, values, dtype="int32"):
+    import numpy
+    return numpy.array(values, dtype=dtype)
 
 
 def test_query_rows_keep_duplicate_names_and_nested_values(local_tables, tmp_path):

@@ -42,6 +42,14 @@ class Stager {
 
   Status Stage(const AppendInput& in, size_t index, Staged& staged) {
     DataInput input{in.path, in.format, in.label.empty() ? in.path : in.label, {}};
+    if (!in.columns.empty()) {
+      // Columns in memory: a Parquet file in the staging directory first.
+      input.path = staging_.path() + "/columns-" + std::to_string(index) + ".parquet";
+      input.format = "parquet";
+      if (in.label.empty()) input.label = "the rows given";
+      DC_RETURN_IF_ERROR(handler_.WriteMemoryColumns(in.columns, input.path)
+                             .WithContext("input " + input.label));
+    }
     Tell(Event(AppendEvent::Kind::kConverting, index));
     input.progress = [this, index](std::string_view step, double percent) {
       AppendEvent progress = Event(AppendEvent::Kind::kProgress, index);

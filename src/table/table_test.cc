@@ -293,7 +293,7 @@ TEST_F(TableTest, AppendsCsvRowsAsOneBlindAppendPartitionedAsTheTable) {
   std::vector<AppendEvent::Kind> events;
   AppendOptions options;
   options.on_event = [&events](const AppendEvent& e) { events.push_back(e.kind); };
-  StatusOr<AppendResult> result = table.Append({{csv, "", ""}}, options);
+  StatusOr<AppendResult> result = table.Append({{csv, "", "", {}}}, options);
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   EXPECT_EQ(result->outcome.result, CommitResult::kCommitted);
   EXPECT_EQ(result->outcome.version, 1);
@@ -312,7 +312,7 @@ TEST_F(TableTest, AnAppendOfNoRowsIsRefusedAndLeavesNoFile) {
   Table table = Created();
   const std::string csv = (root_ / "empty.csv").string();
   { std::ofstream(csv) << "id,day\n"; }
-  StatusOr<AppendResult> result = table.Append({{csv, "", ""}});
+  StatusOr<AppendResult> result = table.Append({{csv, "", "", {}}});
   EXPECT_EQ(result.status().code(), StatusCode::kInvalidArgument);
   EXPECT_THAT(result.status().message(), HasSubstr("hold no rows"));
   EXPECT_EQ(DataFiles(root_ / "events"), 0);
@@ -325,8 +325,8 @@ TEST_F(TableTest, ARetriedAppendIsRecognisedAndItsNewFilesRemoved) {
   { std::ofstream(csv) << "id,day\n1,a\n"; }
   AppendOptions options;
   options.app_transaction = {{"loader", 1}};
-  ASSERT_EQ(table.Append({{csv, "", ""}}, options)->outcome.result, CommitResult::kCommitted);
-  StatusOr<AppendResult> retry = table.Append({{csv, "", ""}}, options);
+  ASSERT_EQ(table.Append({{csv, "", "", {}}}, options)->outcome.result, CommitResult::kCommitted);
+  StatusOr<AppendResult> retry = table.Append({{csv, "", "", {}}}, options);
   ASSERT_TRUE(retry.ok()) << retry.status().ToString();
   EXPECT_EQ(retry->outcome.result, CommitResult::kAlreadyCommitted);
   EXPECT_EQ(DataFiles(root_ / "events"), 1);
@@ -337,7 +337,7 @@ TEST_F(TableTest, AnInputThatDoesNotMatchTheSchemaCommitsNothing) {
   Table table = Created();
   const std::string csv = (root_ / "bad.csv").string();
   { std::ofstream(csv) << "id,day\nnot-a-number,a\n"; }
-  StatusOr<AppendResult> result = table.Append({{csv, "", "bad rows"}});
+  StatusOr<AppendResult> result = table.Append({{csv, "", "bad rows", {}}});
   EXPECT_FALSE(result.ok());
   EXPECT_THAT(result.status().message(), HasSubstr("nothing was committed"));
   EXPECT_EQ(DataFiles(root_ / "events"), 0);

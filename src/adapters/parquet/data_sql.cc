@@ -339,6 +339,58 @@ Status Connection::AppendRows(const std::string& table, std::string_view text,
   return OkStatus();
 }
 
+Status Connection::AppendColumns(const std::string& table,
+                                 const std::vector<MemoryColumn>& columns) {
+  duckdb_appender appender = nullptr;
+  auto failed = [&](const std::string& where) {
+    const char* error = appender != nullptr ? duckdb_appender_error(appender) : nullptr;
+    Status status = InvalidArgumentError("appending to " + table + " (" + where +
+                                         "): " + (error != nullptr ? error : "unknown error"));
+    duckdb_appender_destroy(&appender);
+    return status;
+  };
+  if (duckdb_appender_create_ext(connection_, "temp", "main", table.c_str(), &appender) !=
+      DuckDBSuccess) {
+    return failed("opening");
+  }
+  const size_t rows = columns.empty() ? 0 : columns.front().size();
+  using Kind = MemoryColumn::Kind;
+  for (size_t r = 0; r < rows; ++r) {
+    for (const MemoryColumn& c : columns) {
+      duckdb_state state = DuckDBSuccess;
+      if (!c.nulls.empty() && c.nulls[r] != 0) {
+        state = duckdb_append_null(appender);
+      } else {
+        switch (c.kind) {
+          case Kind::kInt64:
+            state = duckdb_append_int64(appender, c.ints[r]);
+            break;
+          case Kind::kTimestampMicros:
+            state = duckdb_append_timestamp(appender, duckdb_timestamp{c.ints[r]});
+            break;
+          case Kind::kDouble:
+            state = duckdb_append_double(appender, c.doubles[r]);
+            break;
+          case Kind::kBool:
+            state = duckdb_append_bool(appender, c.bools[r] != 0);
+            break;
+          case Kind::kString:
+            state = duckdb_append_varchar_length(appender, c.strings[r].data(),
+                                                 c.strings[r].size());
+            break;
+        }
+      }
+      if (state != DuckDBSuccess) return failed("row " + std::to_string(r) + ", column " + c.name);
+    }
+    if (duckdb_appender_end_row(appender) != DuckDBSuccess) {
+      return failed("row " + std::to_string(r));
+    }
+  }
+  if (duckdb_appender_close(appender) != DuckDBSuccess) return failed("closing");
+  duckdb_appender_destroy(&appender);
+  return OkStatus();
+}
+
 std::string SqlString(std::string_view text) {
   std::string out = "'";
   for (const char c : text) {

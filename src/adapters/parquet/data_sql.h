@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "deltacommit/memory_columns.h"
 #include "deltacommit/status.h"
 
 namespace deltacommit::data_internal {
@@ -96,6 +97,9 @@ class Connection {
   // `table` and DuckDB's message.
   Status AppendRows(const std::string& table, std::string_view text,
                     const std::vector<uint64_t>& numbers);
+  // Appends the rows of `columns` (one length) to `table`, a temp table of
+  // this connection whose columns are theirs in order, typed by their kinds.
+  Status AppendColumns(const std::string& table, const std::vector<MemoryColumn>& columns);
 
  private:
   Connection() = default;

@@ -59,6 +59,8 @@ class DuckDbDataFileHandler : public DataFileHandler {
                                                         const TableLayout& layout,
                                                         const std::string& staging_dir) override;
   StatusOr<std::string> InferSchemaString(const DataInput& sample) override;
+  Status WriteMemoryColumns(const std::vector<MemoryColumn>& columns,
+                            const std::string& path) override;
   StatusOr<QueryResult> Query(const TableLayout& layout, const std::vector<ScanFile>& files,
                               const std::string& sql, const QueryShape& shape) override;
   StatusOr<std::optional<std::vector<bool>>> MatchFiles(const TableLayout& layout,

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "deltacommit/actions.h"
+#include "deltacommit/memory_columns.h"
 #include "deltacommit/query_result.h"
 #include "deltacommit/status.h"
 
@@ -100,6 +101,14 @@ class DataFileHandler {
   virtual StatusOr<std::vector<WrittenDataFile>> WriteDataFiles(
       const DataInput& input, const TableLayout& layout,
       const std::string& staging_dir) = 0;
+
+  // Writes `columns` (all of one length, names unique) as the local Parquet
+  // file `path`, one Parquet column per column in its kind's type
+  // (BIGINT, DOUBLE, BOOLEAN, TIMESTAMP, VARCHAR), for WriteDataFiles to
+  // read. kInvalidArgument naming a column of another length or a repeated
+  // name.
+  virtual Status WriteMemoryColumns(const std::vector<MemoryColumn>& columns,
+                                    const std::string& path) = 0;
 
   // A Delta schemaString for the columns of `sample`. kInvalidArgument
   // naming a column whose type has no Delta equivalent.
