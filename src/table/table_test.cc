@@ -333,6 +333,36 @@ TEST_F(TableTest, ARetriedAppendIsRecognisedAndItsNewFilesRemoved) {
   EXPECT_EQ(table.Snapshot().value()->version(), 1);
 }
 
+// Columns in memory (a DataFrame's, say) append as a file's rows would:
+// matched by name, cast to the schema (here text into a long), nulls kept.
+TEST_F(TableTest, ColumnsInMemoryAppendAsAFilesRowsWould) {
+  Table table = Created();
+  MemoryColumn id;
+  id.name = "id";
+  id.kind = MemoryColumn::Kind::kString;
+  id.strings = {"7", "", "9"};
+  id.nulls = {0, 1, 0};
+  MemoryColumn day;
+  day.name = "day";
+  day.kind = MemoryColumn::Kind::kString;
+  day.strings = {"a", "b", "a"};
+  StatusOr<AppendResult> result = table.Append({{"", "", "", {id, day}}});
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  EXPECT_EQ(result->rows, 3);
+  auto rows = table.Query("SELECT id, day FROM t ORDER BY day, id NULLS FIRST");
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  ASSERT_EQ(rows->rows.size(), 3u);
+  EXPECT_EQ(rows->rows[0][0], "7");
+  EXPECT_EQ(rows->rows[1][0], "9");
+  EXPECT_EQ(rows->rows[2][0], std::nullopt);  // day b's id was NULL
+  // Columns of different lengths: refused, naming them; nothing committed.
+  day.strings.pop_back();
+  StatusOr<AppendResult> uneven = table.Append({{"", "", "", {id, day}}});
+  EXPECT_EQ(uneven.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(uneven.status().message(), HasSubstr("column \"day\" holds 2 rows"));
+  EXPECT_EQ(table.Snapshot().value()->version(), 1);
+}
+
 TEST_F(TableTest, AnInputThatDoesNotMatchTheSchemaCommitsNothing) {
   Table table = Created();
   const std::string csv = (root_ / "bad.csv").string();
