@@ -16,6 +16,9 @@ namespace deltacommit {
 namespace {
 
 constexpr int kMaxDepth = 256;
+// Values may share bytes (offsets can point at one value many times), so
+// a small value could decode to an exponential amount of text: capped.
+constexpr size_t kMaxJsonBytes = size_t{64} << 20;
 
 Status Malformed(const std::string& what) {
   return InvalidArgumentError("malformed variant: " + what);
@@ -358,6 +361,7 @@ class Decoder {
       DC_ASSIGN_OR_RETURN(std::string_view element, Element(bytes, l, i));
       DC_ASSIGN_OR_RETURN(std::string value, Value(element, depth + 1));
       out += (i ? "," : "") + key_json + ":" + value;
+      if (out.size() > kMaxJsonBytes) return TooLarge();
     }
     return out + "}";
   }
@@ -369,8 +373,14 @@ class Decoder {
       DC_ASSIGN_OR_RETURN(std::string_view element, Element(bytes, l, i));
       DC_ASSIGN_OR_RETURN(std::string value, Value(element, depth + 1));
       out += (i ? "," : "") + value;
+      if (out.size() > kMaxJsonBytes) return TooLarge();
     }
     return out + "]";
+  }
+
+  static Status TooLarge() {
+    return Malformed("it decodes to more than " + std::to_string(kMaxJsonBytes >> 20) +
+                     " MiB of JSON");
   }
 
   const Dictionary& dictionary_;

@@ -137,6 +137,18 @@ TEST(VariantJsonTest, MalformedValuesAreNamed) {
     deep = Bytes({(1 << 2) | 3, 1, 0, 0, size & 0xff, size >> 8}) + deep;
   }
   EXPECT_NE(Error(deep).find("nested deeper than 256"), std::string::npos);
+  // Arrays of 200 elements that all point at the one array below (2-byte
+  // offsets, all 0): 5 levels would decode to 200^5 nulls; refused once
+  // past 64 MiB.
+  std::string shared = Primitive(0);
+  for (int level = 0; level < 5; ++level) {
+    const auto size = static_cast<int>(shared.size());
+    std::string array = Bytes({(1 << 2) | 3, 200});
+    for (int i = 0; i < 200; ++i) array += Bytes({0, 0});
+    array += Bytes({size & 0xff, size >> 8});
+    shared = array + shared;
+  }
+  EXPECT_NE(Error(shared).find("more than 64 MiB of JSON"), std::string::npos);
 }
 
 TEST(VariantJsonTest, TheSqlFunctionDecodesAndFailsNamingTheFault) {

@@ -19,7 +19,8 @@ namespace deltacommit {
 // The JSON text of the variant (`value`, `metadata`). kInvalidArgument
 // naming what is malformed: a header, an offset or a length past the end,
 // a field id outside the dictionary, a string that is not UTF-8, an unknown
-// type, nesting deeper than 256.
+// type, nesting deeper than 256, more than 64 MiB of JSON (values sharing
+// bytes can make a small variant decode to exponentially more).
 StatusOr<std::string> VariantToJson(std::string_view value, std::string_view metadata);
 
 }  // namespace deltacommit
