@@ -3,12 +3,13 @@
 // (s3-conditional), RGW + dynalite (s3-dynamodb), and a real `deltacommit
 // serve` on RGW (service, coordinated). Each mode writes DVs on a table
 // with column mapping, removes a whole file, appends again, and rewrites
-// files on a table without DVs; `query` gives the rows left and `check`
-// finds the log sound.
+// files on a table without DVs, and races deletes of one file; `query`
+// gives the rows left and `check` finds the log sound.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/cli_runner.h"
@@ -119,6 +120,30 @@ TEST_P(CliDeleteModesTest, FilesRewrittenWithoutDeletionVectors) {
   EXPECT_EQ(r["files_rewritten"], 2) << r;
   EXPECT_EQ(Ids(table, other_token_), "1,3,4,5,6,7,8,10");
   ExpectSound(table, other_token_);
+}
+
+// Deletes racing on one file: each commits or is a conflict (exit 3), and
+// the rows left are exactly the initial ones less the committed deletes'.
+TEST_P(CliDeleteModesTest, ConcurrentDeletesOfOneFileEachLandOrConflict) {
+  CreateAndAppend(table_, writer_token_, {"delta.enableDeletionVectors=true"});
+  std::vector<int> codes(3, -1);
+  std::vector<std::thread> deleters;
+  for (int w = 0; w < 3; ++w) {
+    deleters.emplace_back([this, w, &codes] {
+      CliResult r = Cli({"delete", table_, "--where", "id = " + std::to_string(w + 1)},
+                        writer_token_);
+      codes[static_cast<size_t>(w)] = r.exit_code;
+      EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 3) << r.err;
+    });
+  }
+  for (auto& t : deleters) t.join();
+  std::string expected;
+  for (int id = 1; id <= 10; ++id) {
+    if (id <= 3 && codes[static_cast<size_t>(id - 1)] == 0) continue;
+    expected += (expected.empty() ? "" : ",") + std::to_string(id);
+  }
+  EXPECT_EQ(Ids(table_, writer_token_), expected);
+  ExpectSound(table_, writer_token_);
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, CliDeleteModesTest,
