@@ -79,5 +79,8 @@ std::string TempCommitPath(Version version, std::string_view uuid);
 
 // A new random (v4) UUID, lower-case with dashes.
 std::string NewUuid();
+// A UUID's 16 bytes (big endian, as deletion vectors and variants hold
+// them) as that text: 8-4-4-4-12 lower-case hex digits.
+std::string UuidText(std::string_view bytes);
 
 }  // namespace deltacommit

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <string_view>
 
 #include "deltacommit/log_path.h"
 
@@ -36,6 +37,16 @@ void AppendHex(std::string* out, uint64_t bits, size_t first, size_t count) {
 }
 
 }  // namespace
+
+std::string UuidText(std::string_view bytes) {
+  std::string out;
+  out.reserve(36);
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) out.push_back('-');
+    AppendHex(&out, static_cast<unsigned char>(bytes[i]), 14, 2);
+  }
+  return out;
+}
 
 std::string NewUuid() {
   std::mt19937_64& engine = ThreadEngine();

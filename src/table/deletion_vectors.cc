@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "deltacommit/commit_rules.h"
+#include "deltacommit/log_path.h"
 
 namespace deltacommit {
 namespace {
@@ -56,19 +57,6 @@ uint32_t BigEndian32(const char* p) {
   uint32_t v = 0;
   for (int i = 0; i < 4; ++i) v = (v << 8) | static_cast<unsigned char>(p[i]);
   return v;
-}
-
-// 16 bytes as the canonical 8-4-4-4-12 lower-case text.
-std::string UuidText(std::string_view bytes) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (size_t i = 0; i < bytes.size(); ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) out += '-';
-    const auto b = static_cast<unsigned char>(bytes[i]);
-    out += kHex[b >> 4];
-    out += kHex[b & 0xf];
-  }
-  return out;
 }
 
 struct RoaringFree {

@@ -7,7 +7,8 @@
 //
 // Invariants: a refusal is kInvalidArgument starting "malformed variant: ",
 // never an exception, a crash or unbounded recursion; what is accepted is
-// valid JSON (nlohmann parses it) and decoding it again gives the same text.
+// valid JSON (nlohmann parses it) of the kind the value's header names: an
+// object, an array, a string for a short string.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -33,8 +34,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(json.status().message().starts_with("malformed variant: "));
     return 0;
   }
-  FUZZ_CHECK(nlohmann::json::accept(*json));
-  StatusOr<std::string> again = VariantToJson(value, metadata);
-  FUZZ_CHECK(again.ok() && *again == *json);
+  const nlohmann::json parsed = nlohmann::json::parse(*json, nullptr, /*allow_exceptions=*/false);
+  FUZZ_CHECK(!parsed.is_discarded());
+  switch (static_cast<unsigned char>(value[0]) & 3) {  // accepted: there is a header
+    case 1:
+      FUZZ_CHECK(parsed.is_string());
+      break;
+    case 2:
+      FUZZ_CHECK(parsed.is_object());
+      break;
+    case 3:
+      FUZZ_CHECK(parsed.is_array());
+      break;
+    default:
+      break;
+  }
   return 0;
 }

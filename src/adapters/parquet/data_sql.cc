@@ -312,83 +312,94 @@ StatusOr<std::vector<std::pair<int64_t, int64_t>>> Connection::QueryPairs(
   return out;
 }
 
+namespace {
+
+// DuckDB's appender on a temp table of a connection, destroyed with this;
+// errors name the table, the step and DuckDB's message.
+class Appender {
+ public:
+  Appender(duckdb_connection connection, const std::string& table) : table_(table) {
+    opened_ = duckdb_appender_create_ext(connection, "temp", "main", table.c_str(), &appender_) ==
+              DuckDBSuccess;
+  }
+  ~Appender() { duckdb_appender_destroy(&appender_); }
+  Appender(const Appender&) = delete;
+  Appender& operator=(const Appender&) = delete;
+
+  duckdb_appender get() const { return appender_; }
+  Status Opened() const { return opened_ ? OkStatus() : Failed("opening"); }
+  Status Close() {
+    return duckdb_appender_close(appender_) == DuckDBSuccess ? OkStatus() : Failed("closing");
+  }
+  Status Failed(const std::string& step) const {
+    const char* error = appender_ != nullptr ? duckdb_appender_error(appender_) : nullptr;
+    return InvalidArgumentError("appending to " + table_ + " (" + step +
+                                "): " + (error != nullptr ? error : "unknown error"));
+  }
+
+ private:
+  std::string table_;
+  duckdb_appender appender_ = nullptr;
+  bool opened_ = false;
+};
+
+}  // namespace
+
 Status Connection::AppendRows(const std::string& table, std::string_view text,
                               const std::vector<uint64_t>& numbers) {
-  duckdb_appender appender = nullptr;
-  auto failed = [&](std::string_view step) {
-    const char* error = appender != nullptr ? duckdb_appender_error(appender) : nullptr;
-    Status status = InvalidArgumentError("appending to " + table + " (" + std::string(step) +
-                                         "): " + (error != nullptr ? error : "unknown error"));
-    duckdb_appender_destroy(&appender);
-    return status;
-  };
-  if (duckdb_appender_create_ext(connection_, "temp", "main", table.c_str(), &appender) !=
-      DuckDBSuccess) {
-    return failed("opening");
-  }
+  Appender appender(connection_, table);
+  DC_RETURN_IF_ERROR(appender.Opened());
   for (const uint64_t n : numbers) {
     if (n > static_cast<uint64_t>(INT64_MAX) ||
-        duckdb_append_varchar_length(appender, text.data(), text.size()) != DuckDBSuccess ||
-        duckdb_append_int64(appender, static_cast<int64_t>(n)) != DuckDBSuccess ||
-        duckdb_appender_end_row(appender) != DuckDBSuccess) {
-      return failed("row " + std::to_string(n));
+        duckdb_append_varchar_length(appender.get(), text.data(), text.size()) != DuckDBSuccess ||
+        duckdb_append_int64(appender.get(), static_cast<int64_t>(n)) != DuckDBSuccess ||
+        duckdb_appender_end_row(appender.get()) != DuckDBSuccess) {
+      return appender.Failed("row " + std::to_string(n));
     }
   }
-  if (duckdb_appender_close(appender) != DuckDBSuccess) return failed("closing");
-  duckdb_appender_destroy(&appender);
-  return OkStatus();
+  return appender.Close();
 }
 
 Status Connection::AppendColumns(const std::string& table,
                                  const std::vector<MemoryColumn>& columns) {
-  duckdb_appender appender = nullptr;
-  auto failed = [&](const std::string& where) {
-    const char* error = appender != nullptr ? duckdb_appender_error(appender) : nullptr;
-    Status status = InvalidArgumentError("appending to " + table + " (" + where +
-                                         "): " + (error != nullptr ? error : "unknown error"));
-    duckdb_appender_destroy(&appender);
-    return status;
-  };
-  if (duckdb_appender_create_ext(connection_, "temp", "main", table.c_str(), &appender) !=
-      DuckDBSuccess) {
-    return failed("opening");
-  }
+  Appender appender(connection_, table);
+  DC_RETURN_IF_ERROR(appender.Opened());
+  const duckdb_appender a = appender.get();
   const size_t rows = columns.empty() ? 0 : columns.front().size();
   using Kind = MemoryColumn::Kind;
   for (size_t r = 0; r < rows; ++r) {
     for (const MemoryColumn& c : columns) {
       duckdb_state state = DuckDBSuccess;
       if (!c.nulls.empty() && c.nulls[r] != 0) {
-        state = duckdb_append_null(appender);
+        state = duckdb_append_null(a);
       } else {
         switch (c.kind) {
           case Kind::kInt64:
-            state = duckdb_append_int64(appender, c.ints[r]);
+            state = duckdb_append_int64(a, c.ints[r]);
             break;
           case Kind::kTimestampMicros:
-            state = duckdb_append_timestamp(appender, duckdb_timestamp{c.ints[r]});
+            state = duckdb_append_timestamp(a, duckdb_timestamp{c.ints[r]});
             break;
           case Kind::kDouble:
-            state = duckdb_append_double(appender, c.doubles[r]);
+            state = duckdb_append_double(a, c.doubles[r]);
             break;
           case Kind::kBool:
-            state = duckdb_append_bool(appender, c.bools[r] != 0);
+            state = duckdb_append_bool(a, c.bools[r] != 0);
             break;
           case Kind::kString:
-            state = duckdb_append_varchar_length(appender, c.strings[r].data(),
-                                                 c.strings[r].size());
+            state = duckdb_append_varchar_length(a, c.strings[r].data(), c.strings[r].size());
             break;
         }
       }
-      if (state != DuckDBSuccess) return failed("row " + std::to_string(r) + ", column " + c.name);
+      if (state != DuckDBSuccess) {
+        return appender.Failed("row " + std::to_string(r) + ", column " + c.name);
+      }
     }
-    if (duckdb_appender_end_row(appender) != DuckDBSuccess) {
-      return failed("row " + std::to_string(r));
+    if (duckdb_appender_end_row(a) != DuckDBSuccess) {
+      return appender.Failed("row " + std::to_string(r));
     }
   }
-  if (duckdb_appender_close(appender) != DuckDBSuccess) return failed("closing");
-  duckdb_appender_destroy(&appender);
-  return OkStatus();
+  return appender.Close();
 }
 
 std::string SqlString(std::string_view text) {

@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "deltacommit/log_path.h"
+
 namespace deltacommit {
 namespace {
 
@@ -270,15 +272,7 @@ class Decoder {
       }
       case 20: {
         if (bytes.size() < 17) return Malformed("a UUID runs past the end");
-        static constexpr char kHex[] = "0123456789abcdef";
-        std::string text;
-        for (size_t i = 0; i < 16; ++i) {
-          if (i == 4 || i == 6 || i == 8 || i == 10) text += '-';
-          const auto b = static_cast<unsigned char>(bytes[1 + i]);
-          text += kHex[b >> 4];
-          text += kHex[b & 15];
-        }
-        return Quoted(text);
+        return Quoted(UuidText(bytes.substr(1, 16)));
       }
       default:
         return Malformed("unknown primitive type " + std::to_string(type));
