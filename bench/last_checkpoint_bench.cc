@@ -9,8 +9,17 @@
 // interleaved, on a local directory and, when the test servers' RGW is up
 // (source /tmp/servers.env), on S3. Build it with the release preset.
 //
+// The hinted load is also timed reading the commits after the checkpoint
+// K at a time (SnapshotRequest::concurrent_reads, default 16) against one
+// at a time: with --checkpoint well before --commits, a long tail.
+//
 //   last_checkpoint_bench [--commits N] [--checkpoint C] [--adds A]
 //                         [--rounds R] [--posix DIR] [--no-s3]
+//                         [--concurrent-reads K] [--get-latency-ms L]
+//
+// --get-latency-ms adds L ms to every GET (FaultInjectingObjectStore), as a
+// store further away than loopback would: on the test machine's RGW the
+// server's CPU, not the round trip, bounds concurrent GETs.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -30,6 +39,7 @@
 #include "deltacommit/parquet/duckdb_parquet_handler.h"
 #include "deltacommit/posix/posix_object_store.h"
 #include "deltacommit/snapshot.h"
+#include "deltacommit/testing/fault_object_store.h"
 #include "deltacommit/testing/forwarding_object_store.h"
 
 namespace deltacommit {
@@ -42,6 +52,8 @@ struct Options {
   int rounds = 7;
   std::string posix_dir = "/tmp/last_checkpoint_bench";
   bool s3 = true;
+  int concurrent_reads = 16;
+  int get_latency_ms = 0;
 };
 
 std::string Commit(int version, int adds) {
@@ -117,9 +129,12 @@ void BuildTable(ObjectStore& store, ParquetHandler& parquet, const Options& o) {
   Check(info.status(), "checkpoint");
 }
 
-double LoadMillis(LogStore& log, ParquetHandler& parquet, ObjectStore& store, const Options& o) {
+double LoadMillis(LogStore& log, ParquetHandler& parquet, ObjectStore& store, const Options& o,
+                  int concurrent_reads = 1) {
+  SnapshotRequest request{std::nullopt, &parquet, &store};
+  request.concurrent_reads = concurrent_reads;
   auto start = std::chrono::steady_clock::now();
-  auto snapshot = LoadSnapshot(log, SnapshotRequest{std::nullopt, &parquet, &store});
+  auto snapshot = LoadSnapshot(log, request);
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                   .count();
   Check(snapshot.status(), "load");
@@ -147,10 +162,14 @@ double Median(std::vector<double> v) {
 }
 
 void Measure(const char* name, ObjectStore& base, ParquetHandler& parquet, const Options& o) {
-  CountingStore store(base);
+  FaultInjectingObjectStore distant(base);
+  if (o.get_latency_ms > 0) {
+    distant.DelayEveryCall(ObjectStoreOp::kGet, std::chrono::milliseconds(o.get_latency_ms));
+  }
+  CountingStore store(distant);
   ObjectStoreLogStore with_hint(store, "bench");
   HintHidingLogStore without_hint(store, "bench");
-  std::vector<double> hint, no_hint, list_hint, list_all;
+  std::vector<double> hint, no_hint, list_hint, list_all, ahead;
   int64_t hint_keys = 0, no_hint_keys = 0;
   for (int r = 0; r < o.rounds; ++r) {  // interleaved, so noise hits both alike
     store.listed_keys = 0;
@@ -161,6 +180,7 @@ void Measure(const char* name, ObjectStore& base, ParquetHandler& parquet, const
     no_hint_keys = store.listed_keys;
     list_hint.push_back(ListMillis(with_hint, o.checkpoint));
     list_all.push_back(ListMillis(with_hint, 0));
+    ahead.push_back(LoadMillis(with_hint, parquet, store, o, o.concurrent_reads));
   }
   const double best_hint = *std::min_element(hint.begin(), hint.end());
   const double best_no = *std::min_element(no_hint.begin(), no_hint.end());
@@ -174,6 +194,10 @@ void Measure(const char* name, ObjectStore& base, ParquetHandler& parquet, const
               "median %6.1f ms | ratio %.1f\n",
               name, o.checkpoint, Median(list_hint), Median(list_all),
               Median(list_all) / Median(list_hint));
+  std::printf("%-6s hint, the %d commits after the checkpoint read %d at a time: median %7.1f ms "
+              "| one at a time: median %7.1f ms | ratio %.2f\n",
+              name, o.commits - 1 - o.checkpoint, o.concurrent_reads, Median(ahead), Median(hint),
+              Median(hint) / Median(ahead));
 }
 
 Options Parse(int argc, char** argv) {
@@ -186,13 +210,20 @@ Options Parse(int argc, char** argv) {
     else if (has_value && !std::strcmp(argv[i], "--adds")) o.adds = std::atoi(argv[++i]);
     else if (has_value && !std::strcmp(argv[i], "--rounds")) o.rounds = std::atoi(argv[++i]);
     else if (has_value && !std::strcmp(argv[i], "--posix")) o.posix_dir = argv[++i];
+    else if (has_value && !std::strcmp(argv[i], "--get-latency-ms")) {
+      o.get_latency_ms = std::atoi(argv[++i]);
+    } else if (has_value && !std::strcmp(argv[i], "--concurrent-reads")) {
+      o.concurrent_reads = std::atoi(argv[++i]);
+    }
     else {
       std::fprintf(stderr, "unknown or incomplete option %s\n", argv[i]);
       std::exit(2);
     }
   }
-  if (o.commits < 2 || o.checkpoint < 0 || o.checkpoint >= o.commits || o.rounds < 1) {
-    std::fprintf(stderr, "need --commits >= 2, 0 <= --checkpoint < --commits, --rounds >= 1\n");
+  if (o.commits < 2 || o.checkpoint < 0 || o.checkpoint >= o.commits || o.rounds < 1 ||
+      o.concurrent_reads < 1) {
+    std::fprintf(stderr, "need --commits >= 2, 0 <= --checkpoint < --commits, --rounds >= 1, "
+                 "--concurrent-reads >= 1\n");
     std::exit(2);
   }
   return o;
@@ -212,8 +243,9 @@ int main(int argc, char** argv) {
   const Options o = Parse(argc, argv);
   auto parquet = DuckDbParquetHandler::Create();
   Check(parquet.status(), "DuckDB");
-  std::printf("table: %d commits x %d adds, checkpoint at %d; best and median of %d rounds\n",
-              o.commits, o.adds, o.checkpoint, o.rounds);
+  std::printf("table: %d commits x %d adds, checkpoint at %d; best and median of %d rounds; "
+              "%d ms added to each GET\n",
+              o.commits, o.adds, o.checkpoint, o.rounds, o.get_latency_ms);
 
   std::filesystem::remove_all(o.posix_dir);
   {

@@ -96,6 +96,9 @@ struct SnapshotRequest {
   std::optional<Version> version;      // latest when empty
   ParquetHandler* parquet = nullptr;   // no checkpoint reading when null
   ObjectStore* checkpoint_store = nullptr;  // where checkpoints are read from
+  // Commit files fetched at once (read_ahead.h): more than 1 overlaps a
+  // remote store's round trips; a local one gains nothing from threads.
+  int concurrent_reads = 1;
 };
 
 // Lists the log, chooses the segment and replays it. With a checkpoint

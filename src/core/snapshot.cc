@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "core/read_ahead.h"
 #include "deltacommit/action_json.h"
 #include "deltacommit/core/last_checkpoint.h"
 #include "deltacommit/log_path.h"
@@ -122,10 +123,16 @@ StatusOr<std::vector<Action>> ReadCommit(LogStore& log, Version version) {
 
 namespace {
 
+std::vector<std::string> KeysOf(const std::vector<ObjectMeta>& files) {
+  std::vector<std::string> keys;
+  keys.reserve(files.size());
+  for (const ObjectMeta& m : files) keys.push_back(m.key);
+  return keys;
+}
+
 Status ApplyCheckpoint(const LogSegment& segment, const SnapshotRequest& request,
                        LogReplay& replay) {
-  std::vector<std::string> keys;
-  for (const ObjectMeta& m : segment.checkpoint_files) keys.push_back(m.key);
+  const std::vector<std::string> keys = KeysOf(segment.checkpoint_files);
   DC_ASSIGN_OR_RETURN(std::vector<std::string> lines,
                       request.parquet->ReadCheckpointActions(*request.checkpoint_store, keys));
   ActionParser parser;
@@ -150,14 +157,16 @@ Status ApplyCommitInfoOf(LogStore& log, Version version, LogReplay& replay) {
   return replay.Apply(version, std::move(info));
 }
 
-// Reads, parses and applies `commits` (ascending) in order.
-Status ReplayCommits(LogStore& log, const std::vector<ObjectMeta>& commits, LogReplay& replay) {
+// Parses and applies `commits` (ascending) in order, as `reads` fetches them.
+Status ReplayCommits(LogStore& log, ReadAhead& reads, const std::vector<ObjectMeta>& commits,
+                     LogReplay& replay) {
   ActionParser parser;
-  for (const ObjectMeta& commit : commits) {
-    DC_ASSIGN_OR_RETURN(std::string content, log.Read(commit.key));
+  for (size_t i = 0; i < commits.size(); ++i) {
+    const std::string& key = commits[i].key;
+    DC_ASSIGN_OR_RETURN(std::string content, reads.Take(i));
     auto actions = parser.ParseCommit(content);
-    if (!actions.ok()) return actions.status().WithContext(log.Describe() + " " + commit.key);
-    ParsedLogPath parsed = ParseLogPath(std::string_view(commit.key).substr(kLogDir.size()));
+    if (!actions.ok()) return actions.status().WithContext(log.Describe() + " " + key);
+    ParsedLogPath parsed = ParseLogPath(std::string_view(key).substr(kLogDir.size()));
     DC_RETURN_IF_ERROR(replay.Apply(parsed.version, std::move(actions).value()));
   }
   return OkStatus();
@@ -209,6 +218,8 @@ StatusOr<std::shared_ptr<const Snapshot>> LoadSnapshot(LogStore& log,
   seg_request.can_read_checkpoints =
       request.parquet != nullptr && request.checkpoint_store != nullptr;
   DC_ASSIGN_OR_RETURN(LogSegment segment, ChooseSegment(log, request, seg_request));
+  // The commits are fetched while the checkpoint is read.
+  ReadAhead commit_reads(log, KeysOf(segment.commits), request.concurrent_reads);
   LogReplay replay;
   if (segment.checkpoint_version) DC_RETURN_IF_ERROR(ApplyCheckpoint(segment, request, replay));
   if (segment.checkpoint_version && segment.commits.empty()) {
@@ -216,7 +227,7 @@ StatusOr<std::shared_ptr<const Snapshot>> LoadSnapshot(LogStore& log,
     // itself comes from its commit file, when it is still there.
     DC_RETURN_IF_ERROR(ApplyCommitInfoOf(log, *segment.checkpoint_version, replay));
   }
-  DC_RETURN_IF_ERROR(ReplayCommits(log, segment.commits, replay));
+  DC_RETURN_IF_ERROR(ReplayCommits(log, commit_reads, segment.commits, replay));
   return replay.Finish();
 }
 
@@ -234,8 +245,9 @@ StatusOr<std::shared_ptr<const Snapshot>> UpdateSnapshot(LogStore& log,
     return LoadSnapshot(log, latest);
   }
   if (commits->empty()) return base;
+  ReadAhead commit_reads(log, KeysOf(*commits), request.concurrent_reads);
   LogReplay replay(*base);
-  DC_RETURN_IF_ERROR(ReplayCommits(log, *commits, replay));
+  DC_RETURN_IF_ERROR(ReplayCommits(log, commit_reads, *commits, replay));
   return replay.Finish();
 }
 

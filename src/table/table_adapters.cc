@@ -316,6 +316,9 @@ SnapshotRequest TableAdapters::Request(std::optional<Version> version) const {
   request.version = version;
   request.parquet = parquet.get();
   request.checkpoint_store = store.get();
+  // Each commit read from S3 is a round trip of its own; 16 in flight
+  // overlap them without crowding one client's connection pool.
+  request.concurrent_reads = is_local() ? 1 : 16;
   return request;
 }
 
