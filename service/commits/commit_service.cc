@@ -18,12 +18,16 @@ CommitService::CommitService(StateStore& state, ObjectStoreFactory& stores,
       options_(std::move(options)),
       clock_(options_.clock != nullptr ? *options_.clock : SystemClock()),
       observer_(options_.observer != nullptr ? *options_.observer : NoCommitObserver()),
-      steps_(state, observer_, options_.hooks, clock_, options_.logger),
+      retention_(state, options_.retention, options_.logger),
+      steps_(state, observer_, options_.hooks, clock_, options_.logger, &retention_),
       append_tables_(options_.appends.tables),
       append_queue_(options_.appends.queue),
       publisher_(steps_, stores, locks_, options_.publisher) {}
 
-CommitService::~CommitService() { publisher_.Stop(); }
+CommitService::~CommitService() {
+  publisher_.Stop();
+  retention_.Stop();
+}
 
 CommitReply CommitService::Commit(const CommitRequest& request) {
   const auto start = std::chrono::steady_clock::now();

@@ -75,6 +75,8 @@ struct CommitServiceOptions {
   // Most commits one PendingCommits answer lists.
   int64_t pending_list_limit = 1000;
   PublisherOptions publisher;
+  // Records of published commits kept in the state store (state_retention.h).
+  RetentionOptions retention;
   AppendOptions appends;
   StepHooks* hooks = nullptr;                // none
   CommitObserver* observer = nullptr;        // NoCommitObserver()
@@ -101,6 +103,7 @@ class CommitService {
   StatusOr<PendingCommitList> PendingCommits(const std::string& table, Version start);
 
   Publisher& publisher() { return publisher_; }
+  StateRetention& retention() { return retention_; }
 
  private:
   // A request's checked commit and the store of its table.
@@ -161,6 +164,7 @@ class CommitService {
   Clock& clock_;
   CommitObserver& observer_;
   TableLocks locks_;
+  StateRetention retention_;
   CommitSteps steps_;
   AppendTables append_tables_;
   AppendQueue append_queue_;

@@ -126,6 +126,27 @@ TEST_F(CommitServiceTest, ReplayIsRecognisedAfterItsRecordWasForgotten) {
   EXPECT_EQ(taken.latest, 3);
 }
 
+TEST_F(CommitServiceTest, PublishedRecordsBeyondTheRetentionAreForgotten) {
+  CommitServiceOptions options;
+  options.retention = {5, 10};
+  NewService(options);
+  for (Version v = 0; v < 25; ++v) {
+    const std::string actions = v == 0 ? FirstCommitActions("0") : CommitActions(std::to_string(v));
+    ASSERT_TRUE(CommitInline(v, actions).ok());
+  }
+  ASSERT_TRUE(service().retention().WaitIdle(std::chrono::seconds(10)));
+  // Published through 24; the last forget ran at 19, below 19 + 1 - 5.
+  auto kept = sqlite_->ListFrom(table_, 0, 100);
+  ASSERT_TRUE(kept.ok()) << kept.status().ToString();
+  ASSERT_FALSE(kept->empty());
+  EXPECT_EQ(kept->front().version, 15);
+  EXPECT_EQ(kept->size(), 10u);
+  // A resend of a forgotten commit is still the same commit; other
+  // content is still a conflict.
+  EXPECT_TRUE(CommitInline(3, CommitActions("3")).ok());
+  EXPECT_EQ(CommitInline(3, CommitActions("other")).outcome, CommitOutcome::kVersionTaken);
+}
+
 TEST_F(CommitServiceTest, OtherContentForATakenVersionIsVersionTakenWithLatest) {
   ASSERT_TRUE(CommitInline(0, FirstCommitActions("a")).ok());
   ASSERT_TRUE(CommitInline(1, CommitActions("b")).ok());

@@ -43,12 +43,14 @@ Status PutIfMissing(ObjectStore& store, const std::string& key, std::string_view
 }  // namespace
 
 CommitSteps::CommitSteps(StateStore& state, CommitObserver& observer, StepHooks* hooks,
-                         Clock& clock, std::shared_ptr<spdlog::logger> logger)
+                         Clock& clock, std::shared_ptr<spdlog::logger> logger,
+                         StateRetention* retention)
     : state_(state),
       observer_(observer),
       hooks_(hooks),
       clock_(clock),
-      logger_(logger ? std::move(logger) : spdlog::default_logger()) {}
+      logger_(logger ? std::move(logger) : spdlog::default_logger()),
+      retention_(retention) {}
 
 StepResult CommitSteps::Step(std::string_view name) {
   Status status = RunStep(hooks_, name);
@@ -82,6 +84,7 @@ StepResult CommitSteps::PublishPending(const std::string& table, const PublishTa
       if (auto failure = Step("service/after-publish-copy")) return failure;
       Status marked = state_.MarkPublishedThrough(table, record.version);
       if (!marked.ok()) return StateStoreFailure(observer_, "MarkPublishedThrough", marked);
+      if (retention_ != nullptr) retention_->Published(table, record.version);
       observer_.OnPublish(PublishEvent{record.version, target.background});
       if (auto failure = Step("service/after-mark-published")) return failure;
     }

@@ -29,6 +29,7 @@
 #include "deltacommit/step_hooks.h"
 #include "service/commits/commit_observer.h"
 #include "service/commits/failure.h"
+#include "service/commits/state_retention.h"
 #include "service/state/state_store.h"
 
 namespace deltacommit::service {
@@ -52,8 +53,9 @@ struct PublishTarget {
 class CommitSteps {
  public:
   // Every reference must outlive this object; `hooks` may be null.
+  // `retention`, if not null, is told of every version published.
   CommitSteps(StateStore& state, CommitObserver& observer, StepHooks* hooks, Clock& clock,
-              std::shared_ptr<spdlog::logger> logger);
+              std::shared_ptr<spdlog::logger> logger, StateRetention* retention = nullptr);
 
   StateStore& state() { return state_; }
   CommitObserver& observer() { return observer_; }
@@ -97,6 +99,7 @@ class CommitSteps {
   StepHooks* const hooks_;
   Clock& clock_;
   const std::shared_ptr<spdlog::logger> logger_;
+  StateRetention* const retention_;
 };
 
 }  // namespace deltacommit::service

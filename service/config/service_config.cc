@@ -159,8 +159,10 @@ Status ReadDynamoDbState(TomlSection& section, StateConfig& out) {
 Status ReadState(TomlSection& section, std::string_view base_dir,
                  StateConfig& out) {
   section.DeclareKeys(
-      {"kind", "path", "table", "region", "endpoint", "allow_http"});
+      {"kind", "path", "table", "region", "endpoint", "allow_http", "keep_published_commits"});
   DC_RETURN_IF_ERROR(section.Finish());
+  DC_RETURN_IF_ERROR(section.GetInt("keep_published_commits", int64_t{-1},
+                                    int64_t{1'000'000'000}, out.keep_published_commits));
   std::string kind = "sqlite";
   DC_RETURN_IF_ERROR(section.GetString("kind", kind));
   if (kind != "sqlite" && kind != "dynamodb") {

@@ -64,6 +64,9 @@ struct StateConfig {
   std::string dynamodb_region;
   std::string dynamodb_endpoint;
   std::optional<bool> dynamodb_allow_http;  // unset: AWS_ALLOW_HTTP, else false
+  // Records of published commits kept per table below its published version
+  // (older ones are forgotten: service/commits/state_retention.h); -1: all.
+  int64_t keep_published_commits = 1000;
 };
 
 // How the Unity Catalog API vends temporary credentials for the tables of

@@ -48,6 +48,7 @@ TEST(ServiceConfigTest, EmptyFileGivesTheDocumentedDefaults) {
   EXPECT_FALSE(config.tls.enabled());
   EXPECT_EQ(config.state.kind, StateConfig::Kind::kSqlite);
   EXPECT_EQ(config.state.sqlite_path, "deltacommit-state.sqlite");
+  EXPECT_EQ(config.state.keep_published_commits, 1000);
   EXPECT_EQ(config.s3.default_endpoint.service.region, "us-east-1");
   EXPECT_TRUE(config.s3.buckets.empty());
   EXPECT_TRUE(config.s3.allowed.empty());
@@ -175,7 +176,7 @@ TEST(ServiceConfigTest, UnknownKeyIsNamedWithItsLineAndTheKnownKeys) {
           "private_key)"));
   EXPECT_EQ(Error("[state]\nkind = \"sqlite\"\npth = \"x\"\n"),
             "test.toml:3:1: unknown key state.pth ([state] takes: kind, path, "
-            "table, region, endpoint, allow_http)");
+            "table, region, endpoint, allow_http, keep_published_commits)");
   EXPECT_THAT(Error("[server.extra]\nx = 1\n"),
               StartsWith("test.toml:1:9: unknown key "
                          "server.extra"));
@@ -282,6 +283,16 @@ TEST(ServiceConfigTest, SqliteState) {
       "/data/s.sqlite");
   EXPECT_EQ(Error("[state]\npath = \"\"\n"),
             "test.toml:2:8: state.path: is empty");
+}
+
+TEST(ServiceConfigTest, StateRetention) {
+  EXPECT_EQ(Parsed("[state]\nkeep_published_commits = 50\n").state.keep_published_commits, 50);
+  EXPECT_EQ(Parsed("[state]\nkind = \"dynamodb\"\nkeep_published_commits = -1\n")
+                .state.keep_published_commits,
+            -1);
+  EXPECT_THAT(Error("[state]\nkeep_published_commits = -2\n"),
+              HasSubstr("state.keep_published_commits: is -2; it must be between -1 and "
+                        "1000000000"));
 }
 
 TEST(ServiceConfigTest, DynamoDbState) {

@@ -69,6 +69,7 @@ CommitServiceOptions CommitOptions(const ServiceConfig& config) {
   o.publisher.first_retry = milliseconds(config.publish.first_retry_ms);
   o.publisher.max_retry = milliseconds(config.publish.max_retry_ms);
   o.publisher.min_credentials_validity_ms = config.publish.min_credentials_validity_ms;
+  o.retention.keep_published = config.state.keep_published_commits;
   o.appends.batch.max_appends = config.appends.max_batch_appends;
   o.appends.batch.max_bytes = config.appends.max_batch_bytes;
   o.appends.queue.max_wait = milliseconds(config.appends.max_batch_wait_ms);
