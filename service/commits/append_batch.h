@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -50,6 +51,10 @@ struct AppendTableState {
   std::optional<Metadata> metadata;
   std::optional<int64_t> last_in_commit_timestamp;  // of `latest`
   std::map<std::string, AppliedTxn, std::less<>> app_txns;
+  // appIds the state store had no txn for at `latest`: a negative cache, so
+  // a burst of appends from a new appId reads the store once. Consulted
+  // after app_txns, which learns every txn committed since.
+  std::set<std::string, std::less<>> absent_app_ids;
 };
 
 struct BatchLimits {

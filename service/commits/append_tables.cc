@@ -103,8 +103,12 @@ StatusOr<AppendTableState> AppendTables::ReadBack(Version latest, ObjectStore& s
 }
 
 void AppendTables::Store(const std::string& table, AppendTableState state) {
-  if (static_cast<int64_t>(state.app_txns.size()) > options_.max_app_ids_per_table) {
-    state.app_txns.clear();  // the state store keeps every appId's latest txn
+  if (static_cast<int64_t>(state.app_txns.size() + state.absent_app_ids.size()) >
+      options_.max_app_ids_per_table) {
+    // The state store keeps every appId's latest txn. Both go: an appId
+    // known absent must never outlive the txn that made it present.
+    state.app_txns.clear();
+    state.absent_app_ids.clear();
   }
   std::lock_guard lock(mu_);
   if (static_cast<int64_t>(tables_.size()) >= options_.max_tables && !tables_.count(table)) {

@@ -126,7 +126,12 @@ AppendQueue::Replies CommitService::DecideAppends(
       replies[i] = ReplyFor(result);
     }
   }
-  if (merged == 0) return replies;
+  if (merged == 0) {
+    // Nothing to commit; the state is still the table's at `latest`, and
+    // what FillAppTxns learned spares the next batch its reads.
+    append_tables_.Store(access.table, std::move(state).value());
+    return replies;
+  }
   std::optional<CommitReply> reply = CommitBatch(access, store, batch);
   if (!reply) {
     append_tables_.Forget(access.table);  // another instance wrote the version
@@ -152,9 +157,14 @@ std::optional<Failure> CommitService::FillAppTxns(const std::string& table,
   for (const QueuedAppend* q : queued) {
     for (const SetTransaction& txn : q->append.txns) {
       if (state->app_txns.count(txn.app_id) > 0) continue;
+      if (state->absent_app_ids.count(txn.app_id) > 0) continue;
       StatusOr<std::optional<AppliedTxn>> applied = state_.LatestAppTxn(table, txn.app_id);
       if (!applied.ok()) return StateStoreFailure(observer_, "LatestAppTxn", applied.status());
-      if (applied->has_value()) state->app_txns[txn.app_id] = **applied;
+      if (applied->has_value()) {
+        state->app_txns[txn.app_id] = **applied;
+      } else {
+        state->absent_app_ids.insert(txn.app_id);
+      }
     }
   }
   return std::nullopt;

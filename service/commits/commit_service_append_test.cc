@@ -127,6 +127,48 @@ TEST_F(AppendTest, ConcurrentAppendsAreMergedIntoFewerVersionsEachFileOnce) {
   EXPECT_EQ(CommitFiles().size(), versions.size() + 1);
 }
 
+// A burst of appends from an appId the table has never seen reads the state
+// store once for it (a negative cache), not once per append.
+TEST_F(AppendTest, ABurstFromANewAppIdReadsTheStateStoreOnce) {
+  Create();
+  constexpr int kBurst = 5;
+  std::atomic<int> queued{0};
+  std::atomic<bool> holding{false};
+  std::atomic<bool> hold{false};
+  hooks_.SetCallback([&](std::string_view step) {
+    if (step == "service/append-after-stage" && hold.exchange(false)) {
+      holding = true;
+      while (queued.load() < kBurst) std::this_thread::yield();
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return OkStatus();
+  });
+  CommitServiceOptions options;
+  options.hooks = &hooks_;
+  NewService(options);
+  ASSERT_TRUE(Append(AddLine("warm") + TxnLine("warm", 1)).ok());  // tracks the table
+  state_->ResetCallCounts();
+  // A leader's batch is held until the burst is queued behind it, so one
+  // batch sees all of the burst.
+  hold = true;
+  std::thread leader([&] { EXPECT_TRUE(Append(AddLine("lead") + TxnLine("lead", 1), 1).ok()); });
+  while (!holding.load()) std::this_thread::yield();
+  std::vector<std::thread> writers;
+  std::vector<CommitReply> replies(kBurst);
+  for (int i = 0; i < kBurst; ++i) {
+    writers.emplace_back([&, i] {
+      ++queued;
+      replies[static_cast<size_t>(i)] =
+          Append(AddLine("b" + std::to_string(i)) + TxnLine("burst", i + 1), 1);
+    });
+  }
+  leader.join();
+  for (std::thread& t : writers) t.join();
+  for (const CommitReply& r : replies) EXPECT_TRUE(r.ok()) << r.message;
+  // One read for "lead", one for "burst".
+  EXPECT_EQ(state_->CallCount(testing::StateStoreOp::kLatestAppTxn), 2);
+}
+
 // Without group commit each batch answers one append; a long queue drains
 // one by one, and nobody is refused for having waited.
 TEST_F(AppendTest, WithoutGroupCommitALongQueueDrainsOneVersionEach) {
