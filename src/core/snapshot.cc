@@ -1,6 +1,6 @@
 #include "deltacommit/snapshot.h"
 
-#include <set>
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -50,23 +50,37 @@ std::optional<int64_t> Snapshot::AppVersion(const std::string& app_id) const {
 LogReplay::LogReplay(const Snapshot& base)
     : snapshot_(std::make_shared<Snapshot>(base)), has_protocol_(true), has_metadata_(true) {}
 
+// The first key that appears twice in `keys` (pointers to keys in a map,
+// so each is still there), or null.
+const FileKey* FirstRepeated(std::vector<const FileKey*>& keys) {
+  if (keys.size() < 2) return nullptr;
+  std::sort(keys.begin(), keys.end(), [](const FileKey* a, const FileKey* b) { return *a < *b; });
+  auto repeated = std::adjacent_find(keys.begin(), keys.end(),
+                                     [](const FileKey* a, const FileKey* b) { return *a == *b; });
+  return repeated == keys.end() ? nullptr : *repeated;
+}
+
 Status LogReplay::Apply(Version version, std::vector<Action>&& actions) {
   Snapshot& s = *snapshot_;
   s.version_ = version;
   s.in_commit_timestamp_.reset();
-  std::set<FileKey> removed;
-  std::set<FileKey> added;
-  auto once = [&](std::set<FileKey>& seen, const FileKey& key, const char* type) -> Status {
-    if (seen.insert(key).second) return OkStatus();
+  // The keys this version removes and adds, checked for repeats once all
+  // are applied: pointers into the maps, not copies (a snapshot load passes
+  // here once per file).
+  std::vector<const FileKey*> removed;
+  std::vector<const FileKey*> added;
+  auto repeated = [&](std::vector<const FileKey*>& keys, const char* type) -> Status {
+    const FileKey* key = FirstRepeated(keys);
+    if (key == nullptr) return OkStatus();
     return InvalidArgumentError("version " + std::to_string(version) + " has more than one " +
-                                type + " action for file \"" + key.path + "\"");
+                                type + " action for file \"" + key->path + "\"");
   };
   for (Action& action : actions) {
     if (auto* r = std::get_if<RemoveFile>(&action)) {
       FileKey key = KeyOf(*r);
-      DC_RETURN_IF_ERROR(once(removed, key, "remove"));
       s.files_.erase(key);
-      s.tombstones_.insert_or_assign(std::move(key), std::move(*r));
+      auto [it, inserted] = s.tombstones_.insert_or_assign(std::move(key), std::move(*r));
+      removed.push_back(&it->first);
     } else if (auto* p = std::get_if<Protocol>(&action)) {
       s.protocol_ = std::move(*p);
       has_protocol_ = true;
@@ -86,15 +100,17 @@ Status LogReplay::Apply(Version version, std::vector<Action>&& actions) {
       s.in_commit_timestamp_ = c->in_commit_timestamp;
     }
   }
+  DC_RETURN_IF_ERROR(repeated(removed, "remove"));
+  added.reserve(actions.size());
   for (Action& action : actions) {
     auto* a = std::get_if<AddFile>(&action);
     if (a == nullptr) continue;
     FileKey key = KeyOf(*a);
-    DC_RETURN_IF_ERROR(once(added, key, "add"));
-    s.tombstones_.erase(key);
-    s.files_.insert_or_assign(std::move(key), std::move(*a));
+    if (!s.tombstones_.empty()) s.tombstones_.erase(key);
+    auto [it, inserted] = s.files_.insert_or_assign(std::move(key), std::move(*a));
+    added.push_back(&it->first);
   }
-  return OkStatus();
+  return repeated(added, "add");
 }
 
 StatusOr<std::shared_ptr<const Snapshot>> LogReplay::Finish() {
