@@ -315,22 +315,29 @@ StatusOr<PosixObjectStore::Dir> PosixObjectStore::OpenDir(std::string_view dir_k
   return Dir(Fd(raw), path);
 }
 
-StatusOr<int> PosixObjectStore::OpenObject(std::string_view key) const {
-  const auto split = SplitKey(key);  // no structured binding: a lambda uses it
-  const std::string& name = split.second;
-  StatusOr<Dir> dir = OpenDir(split.first, /*create=*/false);
-  if (!dir.ok()) return dir.status().IsNotFound() ? NotFound(key) : dir.status();
+StatusOr<int> PosixObjectStore::OpenObject(std::string_view key, struct stat* st) const {
   const std::string path = PathOf(key);
   // O_NONBLOCK so a FIFO planted in the table cannot hang a reader; it has
   // no effect on regular files.
   const int flags =
       O_RDONLY | O_CLOEXEC | O_NONBLOCK | (beneath_.empty() ? 0 : O_NOFOLLOW);
-  Fd fd(RetryOnEintr([&] { return ::openat(dir->fd(), name.c_str(), flags); }));
+  Fd fd;
+  if (beneath_.empty()) {
+    // Links are followed anyway: open the path in one call (a snapshot
+    // load opens every commit file this way).
+    DC_RETURN_IF_ERROR(confinement_);
+    fd = Fd(RetryOnEintr([&] { return ::open(path.c_str(), flags); }));
+  } else {
+    const auto split = SplitKey(key);  // no structured binding: a lambda uses it
+    const std::string& name = split.second;
+    StatusOr<Dir> dir = OpenDir(split.first, /*create=*/false);
+    if (!dir.ok()) return dir.status().IsNotFound() ? NotFound(key) : dir.status();
+    fd = Fd(RetryOnEintr([&] { return ::openat(dir->fd(), name.c_str(), flags); }));
+  }
   if (!fd.ok()) return IsAbsent(errno) ? NotFound(key) : OpenError(errno, "open", path);
-  struct stat st {};
-  if (::fstat(fd.get(), &st) != 0) return ErrnoStatus(errno, "stat", path);
-  if (S_ISDIR(st.st_mode)) return NotFound(key);  // a directory is no object
-  if (!S_ISREG(st.st_mode)) {
+  if (::fstat(fd.get(), st) != 0) return ErrnoStatus(errno, "stat", path);
+  if (S_ISDIR(st->st_mode)) return NotFound(key);  // a directory is no object
+  if (!S_ISREG(st->st_mode)) {
     if (beneath_.empty()) return NotFound(key);
     return PermissionDeniedError("open " + path + ": not a regular file; nothing was read");
   }
@@ -344,16 +351,14 @@ StatusOr<std::string> PosixObjectStore::Get(std::string_view key,
     return InvalidArgumentError("negative byte range for key \"" +
                                 std::string(key) + "\"");
   }
-  DC_ASSIGN_OR_RETURN(const int raw, OpenObject(key));
-  Fd fd(raw);
-  const std::string path = PathOf(key);
   struct stat st {};
-  if (::fstat(fd.get(), &st) != 0) return ErrnoStatus(errno, "stat", path);
+  DC_ASSIGN_OR_RETURN(const int raw, OpenObject(key, &st));
+  Fd fd(raw);
   const int64_t size = static_cast<int64_t>(st.st_size);
   const int64_t offset = range ? range->offset : 0;
   if (offset >= size) return std::string();
   const int64_t length = range ? std::min(range->length, size - offset) : size;
-  return ReadAt(fd.get(), offset, length, path);
+  return ReadAt(fd.get(), offset, length, PathOf(key));
 }
 
 StatusOr<ObjectMeta> PosixObjectStore::Head(std::string_view key) {
@@ -413,6 +418,10 @@ Status PosixObjectStore::ListDir(const std::string& dir_key,
     const std::string_view name = entry->d_name;
     if (name == "." || name == "..") continue;
     const std::string key = JoinKey(dir_key, name);
+    // Only what can be listed is looked at: a listing from version N of a
+    // long log stats no earlier commit.
+    const bool listable = key.starts_with(prefix) && key > start_after;
+    if (!listable && !DirCanMatch(key, prefix)) continue;
     struct stat st {};
     EntryKind kind = EntryKind::kOther;
     const int err = StatEntry(::dirfd(dir.get()), entry->d_name, !beneath_.empty(), st, kind);
@@ -420,8 +429,7 @@ Status PosixObjectStore::ListDir(const std::string& dir_key,
     if (err != 0) return ErrnoStatus(err, "stat", PathOf(key));
     if (kind == EntryKind::kDir && DirCanMatch(key, prefix)) {
       DC_RETURN_IF_ERROR(ListDir(key, prefix, start_after, out));
-    } else if (kind == EntryKind::kFile && key.starts_with(prefix) &&
-               key > start_after) {
+    } else if (kind == EntryKind::kFile && listable) {
       out.push_back(
           {key, static_cast<int64_t>(st.st_size), MillisOf(st.st_mtim)});
     }
@@ -503,7 +511,8 @@ Status PosixObjectStore::Copy(std::string_view src, std::string_view dst,
                               bool if_absent) {
   DC_RETURN_IF_ERROR(ValidateObjectKey(src));
   DC_RETURN_IF_ERROR(ValidateObjectKey(dst));
-  DC_ASSIGN_OR_RETURN(const int raw, OpenObject(src));
+  struct stat st {};
+  DC_ASSIGN_OR_RETURN(const int raw, OpenObject(src, &st));
   Fd from(raw);
   const std::string src_path = PathOf(src);
   return WriteObject(dst, if_absent, [&](int fd, const std::string& temp) {

@@ -35,6 +35,8 @@
 
 #include "deltacommit/object_store.h"
 
+struct stat;
+
 namespace deltacommit {
 
 class PosixObjectStore : public ObjectStore {
@@ -78,8 +80,8 @@ class PosixObjectStore : public ObjectStore {
   // Opens the directory `dir_key` ("" = root); with `create`, makes it.
   // kNotFound when it (or a parent) is missing and not `create`.
   StatusOr<Dir> OpenDir(std::string_view dir_key, bool create) const;
-  // Opens `key` for reading: a regular file, or kNotFound.
-  StatusOr<int> OpenObject(std::string_view key) const;
+  // Opens `key` for reading: a regular file, or kNotFound. Fills *st.
+  StatusOr<int> OpenObject(std::string_view key, struct stat* st) const;
   // Appends the files under `dir_key` ("" = root) that List should return.
   Status ListDir(const std::string& dir_key, std::string_view prefix,
                  std::string_view start_after,
