@@ -1,4 +1,4 @@
-#include "core/read_ahead.h"
+#include "deltacommit/core/read_ahead.h"
 
 #include <algorithm>
 #include <utility>
@@ -6,7 +6,11 @@
 namespace deltacommit {
 
 ReadAhead::ReadAhead(LogStore& log, std::vector<std::string> keys, int concurrency)
-    : log_(log),
+    : ReadAhead([&log](const std::string& key) { return log.Read(key); }, std::move(keys),
+                concurrency) {}
+
+ReadAhead::ReadAhead(Fetch fetch, std::vector<std::string> keys, int concurrency)
+    : fetch_(std::move(fetch)),
       keys_(std::move(keys)),
       window_(2 * static_cast<size_t>(std::max(concurrency, 1))),
       results_(keys_.size()) {
@@ -34,7 +38,7 @@ void ReadAhead::Work() {
     if (stopping_ || next_ >= keys_.size()) return;
     const size_t i = next_++;
     lock.unlock();
-    StatusOr<std::string> content = log_.Read(keys_[i]);
+    StatusOr<std::string> content = fetch_(keys_[i]);
     lock.lock();
     results_[i].emplace(std::move(content));
     cv_.notify_all();
@@ -42,7 +46,7 @@ void ReadAhead::Work() {
 }
 
 StatusOr<std::string> ReadAhead::Take(size_t i) {
-  if (workers_.empty()) return log_.Read(keys_[i]);
+  if (workers_.empty()) return fetch_(keys_[i]);
   std::unique_lock<std::mutex> lock(mu_);
   cv_.wait(lock, [&] { return results_[i].has_value(); });
   StatusOr<std::string> content = std::move(*results_[i]);

@@ -3,7 +3,7 @@
 // asked, no read runs further ahead than the window, a failed read fails
 // the load with its own error, and a load reading ahead gives the snapshot a
 // sequential load gives.
-#include "core/read_ahead.h"
+#include "deltacommit/core/read_ahead.h"
 
 #include <gtest/gtest.h>
 

@@ -4,9 +4,9 @@
 #include <string>
 #include <utility>
 
-#include "core/read_ahead.h"
 #include "deltacommit/action_json.h"
 #include "deltacommit/core/last_checkpoint.h"
+#include "deltacommit/core/read_ahead.h"
 #include "deltacommit/log_path.h"
 #include "deltacommit/log_segment.h"
 #include "deltacommit/table_features.h"

@@ -32,6 +32,9 @@ namespace {
 // on tables without one do not pay for it.
 class LazyParquetHandler : public ParquetHandler {
  public:
+  // `concurrent_reads`: a checkpoint's parts fetched at once.
+  explicit LazyParquetHandler(int concurrent_reads) : concurrent_reads_(concurrent_reads) {}
+
   StatusOr<std::vector<std::string>> ReadCheckpointActions(
       ObjectStore& store, const std::vector<std::string>& keys) override {
     DC_RETURN_IF_ERROR(Open());
@@ -48,11 +51,12 @@ class LazyParquetHandler : public ParquetHandler {
   Status Open() {
     std::lock_guard<std::mutex> lock(mu_);
     if (handler_ == nullptr) {
-      DC_ASSIGN_OR_RETURN(handler_, DuckDbParquetHandler::Create());
+      DC_ASSIGN_OR_RETURN(handler_, DuckDbParquetHandler::Create(concurrent_reads_));
     }
     return OkStatus();
   }
 
+  const int concurrent_reads_;
   std::mutex mu_;
   std::unique_ptr<DuckDbParquetHandler> handler_;  // set once, under mu_
 };
@@ -316,9 +320,7 @@ SnapshotRequest TableAdapters::Request(std::optional<Version> version) const {
   request.version = version;
   request.parquet = parquet.get();
   request.checkpoint_store = store.get();
-  // Each commit read from S3 is a round trip of its own; 16 in flight
-  // overlap them without crowding one client's connection pool.
-  request.concurrent_reads = is_local() ? 1 : 16;
+  request.concurrent_reads = ConcurrentReads();
   return request;
 }
 
@@ -355,7 +357,9 @@ StatusOr<std::unique_ptr<TableAdapters>> OpenTableAdapters(std::string_view tabl
                                                       ? OpenCatalogTable(table, options, warn)
                                                   : IsS3Uri(table) ? OpenS3(table, options, warn)
                                                                    : OpenLocal(table, options);
-  if (open.ok()) (*open)->parquet = std::make_unique<LazyParquetHandler>();
+  if (open.ok()) {
+    (*open)->parquet = std::make_unique<LazyParquetHandler>((*open)->ConcurrentReads());
+  }
   return open;
 }
 

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -21,6 +22,7 @@
 #include "deltacommit/parquet/duckdb_parquet_handler.h"
 #include "deltacommit/posix/posix_object_store.h"
 #include "deltacommit/testing/fake_clock.h"
+#include "deltacommit/testing/fault_object_store.h"
 
 namespace deltacommit {
 namespace {
@@ -123,6 +125,34 @@ TEST_F(CheckpointMultiPartTest, SnapshotFromThePartsEqualsJsonReplay) {
   ASSERT_NE(from_parts, nullptr);
   EXPECT_EQ(handler_->reads, 1);
   ExpectSameSnapshot(*from_parts, *from_json);
+}
+
+// A handler that reads ahead fetches the parts at once and returns the
+// same lines, in the same order.
+TEST_F(CheckpointMultiPartTest, PartsAreFetchedAtOnceAndReadInOrder) {
+  ASSERT_TRUE(Checkpoint().ok());
+  std::vector<std::string> parts;
+  for (int32_t i = 1; i <= kParts; ++i) parts.push_back(Part(i));
+  auto sequential = parquet_->ReadCheckpointActions(store_, parts);
+  ASSERT_TRUE(sequential.ok()) << sequential.status().ToString();
+
+  auto ahead = DuckDbParquetHandler::Create(kParts);
+  ASSERT_TRUE(ahead.ok()) << ahead.status().ToString();
+  FaultInjectingObjectStore faulty(store_);
+  // The first part's GET hangs until every other part's GET has arrived:
+  // they are in flight together.
+  const auto frozen = faulty.FreezeNthCall(ObjectStoreOp::kGet, 1, Part(1));
+  StatusOr<std::vector<std::string>> concurrent = InternalError("not read");
+  std::thread reader([&] { concurrent = (*ahead)->ReadCheckpointActions(faulty, parts); });
+  ASSERT_TRUE(faulty.WaitUntilFrozen(frozen));
+  for (int i = 0; i < 5000 && faulty.CallCount(ObjectStoreOp::kGet) < kParts; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_EQ(faulty.CallCount(ObjectStoreOp::kGet), kParts);
+  faulty.Release(frozen);
+  reader.join();
+  ASSERT_TRUE(concurrent.ok()) << concurrent.status().ToString();
+  EXPECT_EQ(*concurrent, *sequential);
 }
 
 // One action per part: 8 parts for 8 files, some left empty by the hash

@@ -17,6 +17,7 @@
 #include "adapters/parquet/checkpoint_rows.h"
 #include "adapters/parquet/duckdb_handles.h"
 #include "deltacommit/action_json.h"
+#include "deltacommit/core/read_ahead.h"
 
 namespace deltacommit {
 namespace {
@@ -122,48 +123,52 @@ StatusOr<std::string> SidecarKey(std::string_view path) {
 
 }  // namespace parquet_internal
 
-StatusOr<std::unique_ptr<DuckDbParquetHandler>> DuckDbParquetHandler::Create() {
+StatusOr<std::unique_ptr<DuckDbParquetHandler>> DuckDbParquetHandler::Create(
+    int concurrent_reads) {
   auto db = std::make_unique<Database>();
   DC_ASSIGN_OR_RETURN(db->opened, data_internal::Database::Open());
   return std::unique_ptr<DuckDbParquetHandler>(
-      new DuckDbParquetHandler(std::move(db)));
+      new DuckDbParquetHandler(std::move(db), concurrent_reads));
 }
 
-DuckDbParquetHandler::DuckDbParquetHandler(std::unique_ptr<Database> db)
-    : db_(std::move(db)) {}
+DuckDbParquetHandler::DuckDbParquetHandler(std::unique_ptr<Database> db, int concurrent_reads)
+    : db_(std::move(db)), concurrent_reads_(concurrent_reads) {}
 
 DuckDbParquetHandler::~DuckDbParquetHandler() = default;
 
 StatusOr<std::vector<std::string>> DuckDbParquetHandler::ReadCheckpointActions(
     ObjectStore& store, const std::vector<std::string>& keys) {
   std::vector<std::string> lines;
-  for (const std::string& key : keys) {
-    DC_RETURN_IF_ERROR(ReadFile(store, key, lines));
-  }
+  DC_RETURN_IF_ERROR(ReadFiles(store, keys, lines));
   // Sidecars hold only add and remove actions (PROTOCOL.md "Sidecar Files"),
   // so they name no further sidecars.
   DC_ASSIGN_OR_RETURN(std::vector<std::string> sidecars, SidecarKeys(lines));
-  for (const std::string& key : sidecars) {
-    DC_RETURN_IF_ERROR(ReadFile(store, key, lines));
-  }
+  DC_RETURN_IF_ERROR(ReadFiles(store, sidecars, lines));
   return lines;
 }
 
-Status DuckDbParquetHandler::ReadFile(ObjectStore& store,
-                                      const std::string& key,
-                                      std::vector<std::string>& out) {
-  if (std::string_view(key).ends_with(".json")) {
-    DC_ASSIGN_OR_RETURN(std::string content, store.Get(key));
-    AppendJsonLines(content, out);
-    return OkStatus();
+Status DuckDbParquetHandler::ReadFiles(ObjectStore& store, const std::vector<std::string>& keys,
+                                       std::vector<std::string>& out) {
+  ReadAhead reads([&store](const std::string& key) { return store.Get(key); }, keys,
+                  concurrent_reads_);
+  for (size_t i = 0; i < keys.size(); ++i) {
+    DC_ASSIGN_OR_RETURN(std::string bytes, reads.Take(i));
+    DC_RETURN_IF_ERROR(DecodeFile(store, keys[i], std::move(bytes), out));
   }
-  return ReadParquet(store, key, out);
+  return OkStatus();
 }
 
-Status DuckDbParquetHandler::ReadParquet(ObjectStore& store,
-                                         const std::string& key,
-                                         std::vector<std::string>& out) {
-  DC_ASSIGN_OR_RETURN(std::string bytes, store.Get(key));
+Status DuckDbParquetHandler::DecodeFile(const ObjectStore& store, const std::string& key,
+                                        std::string bytes, std::vector<std::string>& out) {
+  if (std::string_view(key).ends_with(".json")) {
+    AppendJsonLines(bytes, out);
+    return OkStatus();
+  }
+  return DecodeParquet(store, key, std::move(bytes), out);
+}
+
+Status DuckDbParquetHandler::DecodeParquet(const ObjectStore& store, const std::string& key,
+                                           std::string bytes, std::vector<std::string>& out) {
   if (!parquet_internal::LooksLikeParquet(bytes)) {
     return DataLossError(Where(store, key) +
                          ": not a Parquet file (no PAR1 magic at its start "

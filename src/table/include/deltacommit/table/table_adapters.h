@@ -82,6 +82,11 @@ struct TableAdapters {
   std::unique_ptr<CommitServiceClient> Metered(std::unique_ptr<CommitServiceClient> port);
   std::unique_ptr<CatalogClient> Metered(std::unique_ptr<CatalogClient> port);
 
+  // Log files and checkpoint parts fetched at once: each read from S3 is a
+  // round trip of its own, and 16 in flight overlap them without crowding
+  // one client's connection pool; locally threads cost more than they save.
+  int ConcurrentReads() const { return is_local() ? 1 : 16; }
+
   // A snapshot request that reads checkpoints through `parquet`.
   SnapshotRequest Request(std::optional<Version> version = std::nullopt) const;
 

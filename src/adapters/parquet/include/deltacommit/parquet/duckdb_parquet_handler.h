@@ -5,7 +5,8 @@
 // become JSON).
 //
 // Files are read through the ObjectStore, which may be remote: each file's
-// bytes are fetched with Get, written to a temp file under $TMPDIR (mkstemp,
+// bytes are fetched with Get (`concurrent_reads` at a time: a checkpoint's
+// parts, then its sidecars), written to a temp file under $TMPDIR (mkstemp,
 // removed right after) and queried with read_parquet(). DuckDB is opened with
 // extension autoloading and autoinstalling off, so nothing is downloaded.
 //
@@ -38,7 +39,7 @@ class DuckDbParquetHandler : public ParquetHandler {
  public:
   // Opens the in-memory database. kInternal if DuckDB refuses to open or
   // to apply the settings above.
-  static StatusOr<std::unique_ptr<DuckDbParquetHandler>> Create();
+  static StatusOr<std::unique_ptr<DuckDbParquetHandler>> Create(int concurrent_reads = 1);
 
   ~DuckDbParquetHandler() override;
   DuckDbParquetHandler(const DuckDbParquetHandler&) = delete;
@@ -65,15 +66,20 @@ class DuckDbParquetHandler : public ParquetHandler {
 
  private:
   struct Database;
-  explicit DuckDbParquetHandler(std::unique_ptr<Database> db);
+  DuckDbParquetHandler(std::unique_ptr<Database> db, int concurrent_reads);
 
-  // Appends the actions of one file (JSON lines or Parquet) to `out`.
-  Status ReadFile(ObjectStore& store, const std::string& key,
-                  std::vector<std::string>& out);
-  Status ReadParquet(ObjectStore& store, const std::string& key,
-                     std::vector<std::string>& out);
+  // Appends the actions of the files `keys`, in order, to `out`.
+  Status ReadFiles(ObjectStore& store, const std::vector<std::string>& keys,
+                   std::vector<std::string>& out);
+  // Appends the actions of one file (JSON lines or Parquet), whose bytes
+  // are `bytes`, to `out`.
+  Status DecodeFile(const ObjectStore& store, const std::string& key, std::string bytes,
+                    std::vector<std::string>& out);
+  Status DecodeParquet(const ObjectStore& store, const std::string& key, std::string bytes,
+                       std::vector<std::string>& out);
 
   std::unique_ptr<Database> db_;
+  const int concurrent_reads_;
 };
 
 namespace parquet_internal {

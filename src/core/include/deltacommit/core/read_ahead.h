@@ -1,8 +1,9 @@
-// ReadAhead: the log files a snapshot load replays, fetched ahead of the
-// replay on a few threads, so that a remote store's round trips overlap
-// instead of adding up (each commit after a checkpoint is one GET on S3).
+// ReadAhead: files a reader takes in order, fetched ahead of it on a few
+// threads, so that a remote store's round trips overlap instead of adding
+// up: the commits a snapshot load replays after a checkpoint (each one GET
+// on S3), a checkpoint's parts and sidecars.
 //
-// The replay takes the files in order; at most `concurrency` reads are in
+// The reader takes the files in order; at most `concurrency` reads are in
 // flight, and no read starts more than 2 x `concurrency` files ahead of the
 // one the replay takes next, so a long log is never held in memory whole.
 // With a concurrency of 1 nothing runs ahead: Take reads the file itself.
@@ -12,6 +13,7 @@
 
 #include <condition_variable>
 #include <cstddef>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -25,7 +27,12 @@ namespace deltacommit {
 
 class ReadAhead {
  public:
-  // `log` must outlive this object. `concurrency` below 1 counts as 1.
+  // Fetches one file; called from several threads at once.
+  using Fetch = std::function<StatusOr<std::string>(const std::string& key)>;
+
+  // `concurrency` below 1 counts as 1.
+  ReadAhead(Fetch fetch, std::vector<std::string> keys, int concurrency);
+  // LogStore::Read of each key. `log` must outlive this object.
   ReadAhead(LogStore& log, std::vector<std::string> keys, int concurrency);
   // Stops reading ahead: reads in flight finish (bounded by the store's
   // timeouts), no new one starts.
@@ -33,14 +40,14 @@ class ReadAhead {
   ReadAhead(const ReadAhead&) = delete;
   ReadAhead& operator=(const ReadAhead&) = delete;
 
-  // The content of keys[i], as LogStore::Read returns it.
+  // The content of keys[i], as `fetch` returned it.
   // REQUIRES: i is 0 on the first call and one more on each next call.
   StatusOr<std::string> Take(size_t i);
 
  private:
   void Work();
 
-  LogStore& log_;
+  const Fetch fetch_;
   const std::vector<std::string> keys_;
   const size_t window_;  // how far ahead of the replay a read may start
 
