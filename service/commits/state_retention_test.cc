@@ -88,12 +88,16 @@ TEST_F(StateRetentionTest, ForgetsAllButTheLastKeptAtEachMultiple) {
 TEST_F(StateRetentionTest, UnpublishedAndLatestRecordsAreKept) {
   StateRetention retention(*faulty_, {0, 10}, nullptr);
   CommitAndPublish(retention, 0, 10);
-  // Ratified, not published: told of nothing, so nothing below it goes.
-  CommitRecord pending{kTable, 10, StagedCommitPath(10, NewUuid()), std::string(64, 'a'), 10, 1, 2,
-                       false,  {}};
-  ASSERT_TRUE(sqlite_->Ratify(pending, nullptr).ok());
   ASSERT_TRUE(retention.WaitIdle(10s));
-  // keep 0 at 9: forget below 10, all published ones; 10 is unpublished.
+  // keep 0 at 9: forget below 10, but 9 is the latest and stays.
+  EXPECT_THAT(Kept(), ::testing::ElementsAre(9));
+  // Ratified, not published: told of nothing, so it stays, and so does
+  // everything after it once 19 is reached with 10 still unpublished.
+  CommitRecord pending{kTable, 10, StagedCommitPath(10, NewUuid()), std::string(64, 'a'), 10, 1,
+                       2,      false, {}};
+  ASSERT_TRUE(sqlite_->Ratify(pending, nullptr).ok());
+  retention.Published(kTable, 19);  // a stale claim: the store knows better
+  ASSERT_TRUE(retention.WaitIdle(10s));
   EXPECT_THAT(Kept(), ::testing::ElementsAre(10));
   auto latest = sqlite_->Latest(kTable);
   ASSERT_TRUE(latest.ok() && latest->has_value());
