@@ -24,10 +24,7 @@ CommitService::CommitService(StateStore& state, ObjectStoreFactory& stores,
       append_queue_(options_.appends.queue),
       publisher_(steps_, stores, locks_, options_.publisher) {}
 
-CommitService::~CommitService() {
-  publisher_.Stop();
-  retention_.Stop();
-}
+CommitService::~CommitService() { publisher_.Stop(); }
 
 CommitReply CommitService::Commit(const CommitRequest& request) {
   const auto start = std::chrono::steady_clock::now();

@@ -164,7 +164,7 @@ class CommitService {
   Clock& clock_;
   CommitObserver& observer_;
   TableLocks locks_;
-  StateRetention retention_;
+  StateRetention retention_;  // before steps_ and publisher_, which tell it: outlives them
   CommitSteps steps_;
   AppendTables append_tables_;
   AppendQueue append_queue_;

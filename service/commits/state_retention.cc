@@ -10,7 +10,7 @@ namespace deltacommit::service {
 StateRetention::StateRetention(StateStore& state, RetentionOptions options,
                                std::shared_ptr<spdlog::logger> logger)
     : state_(state),
-      options_(options),
+      options_{options.keep_published, std::max<int64_t>(options.every, 1)},
       logger_(logger ? std::move(logger) : spdlog::default_logger()) {
   if (options_.keep_published < 0) return;
   thread_ = std::thread([this] { Run(); });
@@ -29,7 +29,7 @@ void StateRetention::Stop() {
 }
 
 void StateRetention::Published(const std::string& table, Version version) {
-  if (options_.keep_published < 0 || (version + 1) % std::max<int64_t>(options_.every, 1) != 0) {
+  if (options_.keep_published < 0 || (version + 1) % options_.every != 0) {
     return;
   }
   const Version below = version + 1 - options_.keep_published;

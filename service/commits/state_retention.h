@@ -36,7 +36,7 @@ namespace deltacommit::service {
 struct RetentionOptions {
   // Published versions kept below the published one; -1 keeps every record.
   int64_t keep_published = 1000;
-  // Versions published between two forgets of one table (>= 1).
+  // Versions published between two forgets of one table (below 1: 1).
   int64_t every = 100;
 };
 

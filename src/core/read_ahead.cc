@@ -14,7 +14,7 @@ ReadAhead::ReadAhead(Fetch fetch, std::vector<std::string> keys, int concurrency
       keys_(std::move(keys)),
       window_(2 * static_cast<size_t>(std::max(concurrency, 1))),
       results_(keys_.size()) {
-  // One file, or one read at a time: the replay's own thread reads, and no
+  // One file, or one read at a time: the reader's own thread reads, and no
   // thread is started for nothing.
   const size_t threads = std::min(static_cast<size_t>(std::max(concurrency, 1)), keys_.size());
   if (threads <= 1) return;

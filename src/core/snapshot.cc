@@ -50,6 +50,8 @@ std::optional<int64_t> Snapshot::AppVersion(const std::string& app_id) const {
 LogReplay::LogReplay(const Snapshot& base)
     : snapshot_(std::make_shared<Snapshot>(base)), has_protocol_(true), has_metadata_(true) {}
 
+namespace {
+
 // The first key that appears twice in `keys` (pointers to keys in a map,
 // so each is still there), or null.
 const FileKey* FirstRepeated(std::vector<const FileKey*>& keys) {
@@ -59,6 +61,8 @@ const FileKey* FirstRepeated(std::vector<const FileKey*>& keys) {
                                      [](const FileKey* a, const FileKey* b) { return *a == *b; });
   return repeated == keys.end() ? nullptr : *repeated;
 }
+
+}  // namespace
 
 Status LogReplay::Apply(Version version, std::vector<Action>&& actions) {
   Snapshot& s = *snapshot_;

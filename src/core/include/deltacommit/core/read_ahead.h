@@ -5,7 +5,7 @@
 //
 // The reader takes the files in order; at most `concurrency` reads are in
 // flight, and no read starts more than 2 x `concurrency` files ahead of the
-// one the replay takes next, so a long log is never held in memory whole.
+// one the reader takes next, so a long log is never held in memory whole.
 // With a concurrency of 1 nothing runs ahead: Take reads the file itself.
 //
 // Thread-safety: Take is called by one thread, in order.
@@ -49,12 +49,12 @@ class ReadAhead {
 
   const Fetch fetch_;
   const std::vector<std::string> keys_;
-  const size_t window_;  // how far ahead of the replay a read may start
+  const size_t window_;  // how far ahead of the reader a read may start
 
   std::mutex mu_;
   std::condition_variable cv_;
   size_t next_ = 0;   // the next file a worker claims; guarded by mu_
-  size_t taken_ = 0;  // files the replay has taken; guarded by mu_
+  size_t taken_ = 0;  // files the reader has taken; guarded by mu_
   bool stopping_ = false;
   std::vector<std::optional<StatusOr<std::string>>> results_;  // guarded by mu_
   std::vector<std::thread> workers_;
