@@ -4,6 +4,7 @@
 
 #include <sys/types.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "deltacommit/status.h"
+#include "deltacommit/table/table_adapters.h"
 #include "deltacommit/transaction.h"
 #include "shared/self_process.h"  // RunSelf, SelfPath
 
@@ -21,6 +23,12 @@ Status DemoCreateTable(const std::string& table, const std::string& log_store);
 void RegisterDemoWorkers(CLI::App& app, int* exit_code);
 // A commit's outcome as the demo's processes record it (one JSON line).
 nlohmann::json DemoOutcomeJson(const CommitOutcome& outcome);
+// The table's remote calls by kind so far (DELTACOMMIT_METER=1; empty
+// without it), and those since `before`, for a process's JSON lines.
+std::map<std::string, int64_t> CallCounts(const TableAdapters& table);
+nlohmann::json CallsSince(const TableAdapters& table, const std::map<std::string, int64_t>& before);
+// demo-primitive (demo/primitive.cc): the raw store primitive `bench` measures.
+void RegisterDemoPrimitive(CLI::App& app, int* exit_code);
 // demo-appender and demo-compactor (demo/appender.cc).
 void RegisterDemoAppenders(CLI::App& app, int* exit_code);
 // Prints history, per-writer outcomes and the verification; returns the exit

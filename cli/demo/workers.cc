@@ -37,18 +37,6 @@ AddFile DemoFile(const std::string& path, int rows) {
   return add;
 }
 
-std::map<std::string, int64_t> CallCounts(const TableAdapters& table) {
-  if (table.meter == nullptr) return {};
-  return table.meter->Counts();
-}
-
-// The remote calls by kind since `before` (DELTACOMMIT_METER=1).
-nlohmann::json CallsSince(const TableAdapters& table, const std::map<std::string, int64_t>& before) {
-  nlohmann::json calls = nlohmann::json::object();
-  for (const auto& [kind, n] : CallCounts(table)) calls[kind] = n - before.at(kind);
-  return calls;
-}
-
 // The conflicting mix: also remove one active file picked at random, which
 // conflicts with a concurrent commit that removed it first.
 void RemoveRandomFile(const Snapshot& snapshot, std::mt19937& rng, Transaction& txn) {
@@ -63,6 +51,26 @@ void RemoveRandomFile(const Snapshot& snapshot, std::mt19937& rng, Transaction& 
   remove.size = it->second.size;
   txn.AddReadFile(remove.path);
   txn.AddAction(std::move(remove));
+}
+
+// The conflicting mix's commit: it reads the latest snapshot to pick the
+// file it removes. (A blind append commits with Table::Commit(actions),
+// which, where a service assigns versions, reads nothing first.)
+StatusOr<CommitOutcome> CommitRemovingOne(Table& table, const std::string& path, int rows,
+                                          const std::string& app_id, int64_t batch,
+                                          std::mt19937& rng) {
+  DC_ASSIGN_OR_RETURN(Transaction txn, table.NewTransaction());
+  txn.AddAction(DemoFile(path, rows));
+  RemoveRandomFile(txn.read_snapshot(), rng, txn);
+  txn.SetAppTransaction(app_id, batch);
+  return table.Commit(txn);
+}
+
+StatusOr<CommitOutcome> AppendOne(Table& table, const std::string& path, int rows,
+                                  const std::string& app_id, int64_t batch) {
+  CommitOptions options;
+  options.app_transaction = {app_id, batch};
+  return table.Commit({DemoFile(path, rows)}, std::move(options));
 }
 
 struct WriterArgs {
@@ -81,6 +89,9 @@ int RunWriter(const WriterArgs& a) {
   options->auto_checkpoint = a.checkpoint;
   auto table = OpenTable(a.table, std::move(options).value());
   if (!table.ok()) return ReportError(table.status());
+  // Loaded before the first commit, as a long-lived writer has it: the
+  // figures are of commits, not of opening the table.
+  if (auto loaded = table->Update(); !loaded.ok()) return ReportError(loaded.status());
   const TableAdapters& adapters = table->adapters();
   std::ofstream out(a.out, std::ios::app);
   std::mt19937 rng(static_cast<unsigned>(a.writer) * 7919u + 1u);
@@ -88,14 +99,12 @@ int RunWriter(const WriterArgs& a) {
     const auto start = std::chrono::steady_clock::now();
     const int64_t start_ms = SystemClock().NowMillis();
     const auto calls_before = CallCounts(adapters);
-    auto txn = table->NewTransaction();
-    if (!txn.ok()) return ReportError(txn.status());
     const std::string path = "part-" + Padded(a.writer, 5) + "-" + Padded(b, 5) + "-" +
                              NewUuid() + ".c000.snappy.parquet";
-    txn->AddAction(DemoFile(path, a.rows));
-    if (a.remove_one) RemoveRandomFile(txn->read_snapshot(), rng, *txn);
-    txn->SetAppTransaction("demo-writer-" + std::to_string(a.writer), b);
-    auto outcome = table->Commit(*txn);
+    const std::string app_id = "demo-writer-" + std::to_string(a.writer);
+    StatusOr<CommitOutcome> outcome = a.remove_one
+                                          ? CommitRemovingOne(*table, path, a.rows, app_id, b, rng)
+                                          : AppendOne(*table, path, a.rows, app_id, b);
     if (!outcome.ok()) return ReportError(outcome.status());
     nlohmann::json line = DemoOutcomeJson(*outcome);
     line["batch"] = b;
@@ -111,6 +120,17 @@ int RunWriter(const WriterArgs& a) {
 }
 
 }  // namespace
+
+std::map<std::string, int64_t> CallCounts(const TableAdapters& table) {
+  if (table.meter == nullptr) return {};
+  return table.meter->Counts();
+}
+
+nlohmann::json CallsSince(const TableAdapters& table, const std::map<std::string, int64_t>& before) {
+  nlohmann::json calls = nlohmann::json::object();
+  for (const auto& [kind, n] : CallCounts(table)) calls[kind] = n - before.at(kind);
+  return calls;
+}
 
 nlohmann::json DemoOutcomeJson(const CommitOutcome& o) {
   nlohmann::json j{{"version", o.version}, {"attempts", o.attempts}, {"rebases", o.rebases}};

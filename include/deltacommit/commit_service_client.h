@@ -65,6 +65,9 @@ struct [[nodiscard]] ServiceCommitResult {
   // ratified version, when it said.
   std::optional<Version> latest_version;
   std::string error_code;  // refused: the API's error.code ("append_unavailable", ...)
+  // OK append on a table with in-commit timestamps: the one the service
+  // gave `version` (it writes the commitInfo of an append).
+  std::optional<int64_t> in_commit_timestamp;
 };
 
 // A ratified commit that is not yet published as `_delta_log/<v>.json`.

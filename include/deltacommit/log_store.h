@@ -5,6 +5,8 @@
 // Thread-safety: implementations must be safe for concurrent use.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +24,10 @@ struct BlindAppendResult {
   // where it landed, -1 when a later txn of its appId superseded it.
   bool duplicate = false;
   int64_t merged = 1;  // appends that share `version`
+  // The in-commit timestamp the store gave `version`, on a table that has
+  // them; with merged == 1 a writer holding version - 1 can apply its own
+  // append without reading it back.
+  std::optional<int64_t> in_commit_timestamp;
 };
 
 class LogStore {

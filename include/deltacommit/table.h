@@ -267,7 +267,13 @@ class Table {
   StatusOr<Transaction> NewTransaction(TransactionOptions options = {},
                                        std::shared_ptr<const deltacommit::Snapshot> read = nullptr);
   StatusOr<CommitOutcome> Commit(Transaction& transaction);
-  // Commits `actions` (commitInfo is generated) as one transaction.
+  // Commits `actions` (commitInfo is generated) as one transaction, read
+  // from the latest snapshot (Update()). A blind append (only adds with
+  // dataChange, no read predicates) in a mode whose service assigns
+  // versions (service, coordinated) reads the snapshot held instead: the
+  // service puts it on its latest version and checks it against every
+  // commit since (txn versions, protocol and metadata changes), so the log
+  // need not be listed; the commit is then one call to the service.
   StatusOr<CommitOutcome> Commit(std::vector<Action> actions, CommitOptions options = {});
 
   // Converts `inputs` to Parquet data files matching the table's schema

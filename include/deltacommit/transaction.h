@@ -106,10 +106,11 @@ class Transaction {
   StatusOr<CommitOutcome> Commit();
 
   // The commit file this transaction wrote as the version its Commit()
-  // returned, when it wrote it itself (not a version the store assigned,
-  // nor one found already written after a lost reply): a reader that holds
-  // the version before it may apply it without reading it back. Null
-  // otherwise.
+  // returned, when it wrote it itself (not one found already written after
+  // a lost reply), or, for a blind append the store assigned alone to the
+  // version after the one read, that version as a snapshot reads it (these
+  // actions, the store's in-commit timestamp): a reader that holds the
+  // version before it may apply it without reading it back. Null otherwise.
   const std::string* committed_content() const {
     return committed_content_ ? &*committed_content_ : nullptr;
   }
@@ -120,7 +121,10 @@ class Transaction {
   bool IsBlindAppend() const;
   // nullopt: the store declined; commit with a version.
   StatusOr<std::optional<CommitOutcome>> CommitAssigned();
-  std::string BuildCommit(int64_t in_commit_timestamp) const;
+  // `now` (default: the clock's) is commitInfo's timestamp and txn's
+  // lastUpdated.
+  std::string BuildCommit(int64_t in_commit_timestamp,
+                          std::optional<int64_t> now = std::nullopt) const;
   int64_t NextInCommitTimestamp() const;
   // The commit file of `version`, or nullopt when absent.
   StatusOr<std::optional<std::string>> ReadVersion(Version version);

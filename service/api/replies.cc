@@ -59,9 +59,13 @@ http::Response ErrorAnswer(const ApiError& error) {
 
 http::Response CommitReplyResponse(const CommitReply& reply) {
   if (!reply.ok()) return ErrorAnswer(ErrorFor(reply));
-  return http::Response::Json(200, service_wire::SerializeCommitAnswer(
-                                       {reply.version, reply.published, reply.merged,
-                                        reply.duplicate}));
+  service_wire::CommitAnswer answer;
+  answer.version = reply.version;
+  answer.published = reply.published;
+  answer.merged = reply.merged;
+  answer.duplicate = reply.duplicate;
+  answer.in_commit_timestamp = reply.in_commit_timestamp;
+  return http::Response::Json(200, service_wire::SerializeCommitAnswer(answer));
 }
 
 }  // namespace deltacommit::service

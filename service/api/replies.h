@@ -32,7 +32,8 @@ ApiError ErrorFor(const CommitReply& reply);
 
 http::Response ErrorAnswer(const ApiError& error);
 
-// 200 {"version": v, "published": b, "merged"?, "duplicate"?}, or
+// 200 {"version": v, "published": b, "merged"?, "duplicate"?,
+// "in_commit_timestamp"?}, or
 // ErrorAnswer(ErrorFor(reply)).
 http::Response CommitReplyResponse(const CommitReply& reply);
 

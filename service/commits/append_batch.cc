@@ -161,6 +161,7 @@ AppendBatch BuildAppendBatch(const AppendTableState& state,
   if (merged == 0) return batch;
   const int64_t previous = state.last_in_commit_timestamp.value_or(now_ms - 1);
   batch.commit_timestamp_ms = std::max(now_ms, previous + 1);
+  batch.has_in_commit_timestamp = InCommitTimestampsEnabled(*state.protocol, *state.metadata);
   body.insert(body.begin(),
               BatchCommitInfo(state, txn_ids, batch.commit_timestamp_ms, engine_info));
   batch.content = ActionsToCommit(body);

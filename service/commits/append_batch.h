@@ -82,6 +82,7 @@ struct AppendBatch {
   Version version = -1;  // latest + 1
   std::string content;   // the commit file; empty when nothing was merged
   int64_t commit_timestamp_ms = 0;  // the in-commit timestamp, else timestamp
+  bool has_in_commit_timestamp = false;  // the table has in-commit timestamps
   std::vector<SetTransaction> txns;  // of the merged requests
   std::vector<AppendResult> results;  // one per request, in order
 };

@@ -139,6 +139,7 @@ AppendQueue::Replies CommitService::DecideAppends(
   }
   if (reply->ok()) {
     reply->merged = merged;
+    if (batch.has_in_commit_timestamp) reply->in_commit_timestamp = batch.commit_timestamp_ms;
     observer_.OnAppendBatch(merged);
     ApplyBatch(batch, &*state);
     append_tables_.Store(access.table, std::move(state).value());

@@ -121,6 +121,10 @@ struct CommitReply {
   // append whose reply was lost): `version` is where it landed, -1 when a
   // later txn of its appId superseded that record.
   bool duplicate = false;
+  // kOk for an append on a table with in-commit timestamps: the one of
+  // `version`'s commitInfo, so that a writer whose append is alone in
+  // `version` can apply it without reading it back.
+  std::optional<int64_t> in_commit_timestamp;
   // kOk: the request repeated a commit already made (same version, same
   // staged file and bytes); nothing was written for it now. `latest` is
   // then the latest version as the service saw it.

@@ -14,8 +14,10 @@ namespace deltacommit::testing {
 namespace {
 
 http::Response OkAnswer(Version version, bool published) {
-  return http::Response::Json(200,
-                              service_wire::SerializeCommitAnswer({version, published, 0, false}));
+  service_wire::CommitAnswer answer;
+  answer.version = version;
+  answer.published = published;
+  return http::Response::Json(200, service_wire::SerializeCommitAnswer(answer));
 }
 
 bool Authorized(const http::Request& request) {

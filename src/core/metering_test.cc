@@ -55,7 +55,9 @@ class FixedService : public CommitServiceClient {
   std::string Describe() const override { return "fixed"; }
   std::string Url() const override { return "http://fixed"; }
   ServiceCommitResult Commit(const ServiceCommitRequest& request) override {
-    return {OkStatus(), request.version, 0, false, false, std::nullopt, ""};
+    ServiceCommitResult result;
+    result.version = request.version;
+    return result;
   }
   StatusOr<PendingCommits> GetPendingCommits(std::string_view,
                                              Version) override {

@@ -95,7 +95,9 @@ Status Transaction::Validate() const {
       .WithContext(log_.Describe());
 }
 
-std::string Transaction::BuildCommit(int64_t in_commit_timestamp) const {
+std::string Transaction::BuildCommit(int64_t in_commit_timestamp,
+                                     std::optional<int64_t> now) const {
+  if (!now) now = clock_.NowMillis();
   const Protocol* np = FindLast<Protocol>(actions_);
   const Metadata* nm = FindLast<Metadata>(actions_);
   const bool ict = InCommitTimestampsEnabled(np ? *np : read_snapshot_->protocol(),
@@ -106,7 +108,7 @@ std::string Transaction::BuildCommit(int64_t in_commit_timestamp) const {
   });
   CommitInfo info;
   if (ict) info.in_commit_timestamp = in_commit_timestamp;
-  info.timestamp = clock_.NowMillis();
+  info.timestamp = *now;
   info.operation = options_.operation;
   info.operation_parameters = options_.operation_parameters;
   if (read_version() >= 0) info.read_version = read_version();
@@ -120,7 +122,7 @@ std::string Transaction::BuildCommit(int64_t in_commit_timestamp) const {
   all.insert(all.end(), actions_.begin(), actions_.end());
   if (app_txn_) {
     SetTransaction txn = *app_txn_;
-    txn.last_updated = clock_.NowMillis();
+    txn.last_updated = *now;
     all.emplace_back(std::move(txn));
   }
   return ActionsToCommit(all);
@@ -268,11 +270,24 @@ bool Transaction::IsBlindAppend() const {
 
 StatusOr<std::optional<CommitOutcome>> Transaction::CommitAssigned() {
   if (!app_txn_) SetAppTransaction(WriterAppId(), NextWriterTxnVersion());
+  const int64_t sent_timestamp = NextInCommitTimestamp();
+  const int64_t now = clock_.NowMillis();
   StatusOr<BlindAppendResult> appended =
-      log_.AppendBlind(read_version(), BuildCommit(NextInCommitTimestamp()));
+      log_.AppendBlind(read_version(), BuildCommit(sent_timestamp, now));
   if (!appended.ok()) {
     if (appended.status().code() == StatusCode::kFailedPrecondition) return std::optional<CommitOutcome>();
     return appended.status();
+  }
+  // Alone in the version after the one read, the append is, as a snapshot
+  // reads it, this transaction's actions under the service's commitInfo,
+  // of which only the in-commit timestamp counts: the reply gives it. (A
+  // blind append holds no protocol or metaData: the read snapshot's rule.)
+  const bool alone = !appended->duplicate && appended->merged == 1 &&
+                     appended->version == read_version() + 1;
+  const bool ict =
+      InCommitTimestampsEnabled(read_snapshot_->protocol(), read_snapshot_->metadata());
+  if (alone && (!ict || appended->in_commit_timestamp)) {
+    committed_content_ = BuildCommit(appended->in_commit_timestamp.value_or(sent_timestamp), now);
   }
   CommitOutcome outcome;
   outcome.result = appended->duplicate ? CommitResult::kAlreadyCommitted : CommitResult::kCommitted;

@@ -49,7 +49,9 @@ class FakeCommitService : public CommitServiceClient {
   std::string Describe() const override { return "fake commit service"; }
   std::string Url() const override { return "http://fake"; }
   ServiceCommitResult Commit(const ServiceCommitRequest&) override {
-    return {UnimplementedError("fake: no commits"), -1, 0, false, false, std::nullopt, ""};
+    ServiceCommitResult result;
+    result.status = UnimplementedError("fake: no commits");
+    return result;
   }
   StatusOr<PendingCommits> GetPendingCommits(std::string_view, Version start) override {
     starts.push_back(start);

@@ -27,6 +27,7 @@ StatusOr<BlindAppendResult> AppendThroughService(CommitServiceClient& client,
   out.version = result.version;
   out.duplicate = result.duplicate;
   out.merged = result.merged;
+  out.in_commit_timestamp = result.in_commit_timestamp;
   return out;
 }
 

@@ -62,6 +62,7 @@ std::string SerializeCommitAnswer(const CommitAnswer& answer) {
   json body = {{"version", answer.version}, {"published", answer.published}};
   if (answer.merged > 0) body["merged"] = answer.merged;
   if (answer.duplicate) body["duplicate"] = true;
+  if (answer.in_commit_timestamp) body["in_commit_timestamp"] = *answer.in_commit_timestamp;
   return Dump(body);
 }
 
@@ -83,6 +84,12 @@ StatusOr<CommitAnswer> ParseCommitAnswer(std::string_view body) {
   if (j.contains("duplicate")) {
     if (!j["duplicate"].is_boolean()) return Malformed("\"duplicate\" is not a boolean", body);
     answer.duplicate = j["duplicate"].get<bool>();
+  }
+  if (j.contains("in_commit_timestamp")) {
+    if (!IsInteger(j, "in_commit_timestamp")) {
+      return Malformed("\"in_commit_timestamp\" is not an integer", body);
+    }
+    answer.in_commit_timestamp = j["in_commit_timestamp"].get<int64_t>();
   }
   return answer;
 }

@@ -19,13 +19,27 @@ using ::testing::HasSubstr;
 
 constexpr std::string_view kUuid = "3a0d65cd-4056-49b8-937b-95f9e3ee90e5";
 
+CommitAnswer Answer(Version version, bool published, int64_t merged, bool duplicate,
+                    std::optional<int64_t> in_commit_timestamp = std::nullopt) {
+  CommitAnswer answer;
+  answer.version = version;
+  answer.published = published;
+  answer.merged = merged;
+  answer.duplicate = duplicate;
+  answer.in_commit_timestamp = in_commit_timestamp;
+  return answer;
+}
+
 TEST(CommitAnswerTest, BytesAndRoundTrip) {
-  EXPECT_EQ(SerializeCommitAnswer({7, true, 0, false}), R"({"published":true,"version":7})");
-  EXPECT_EQ(SerializeCommitAnswer({9, true, 3, true}),
+  EXPECT_EQ(SerializeCommitAnswer(Answer(7, true, 0, false)), R"({"published":true,"version":7})");
+  EXPECT_EQ(SerializeCommitAnswer(Answer(9, true, 3, true)),
             R"({"duplicate":true,"merged":3,"published":true,"version":9})");
+  EXPECT_EQ(SerializeCommitAnswer(Answer(5, true, 1, false, 1764892800123)),
+            R"({"in_commit_timestamp":1764892800123,"merged":1,"published":true,"version":5})");
   for (const CommitAnswer& sent :
-       {CommitAnswer{7, true, 0, false}, CommitAnswer{0, false, 0, false},
-        CommitAnswer{12, true, 40, false}, CommitAnswer{-1, true, 0, true}}) {
+       {Answer(7, true, 0, false), Answer(0, false, 0, false),
+        Answer(12, true, 40, false), Answer(-1, true, 0, true),
+        Answer(5, true, 1, false, 1764892800123)}) {
     StatusOr<CommitAnswer> read = ParseCommitAnswer(SerializeCommitAnswer(sent));
     ASSERT_TRUE(read.ok()) << read.status().ToString();
     EXPECT_EQ(*read, sent);
@@ -39,6 +53,8 @@ TEST(CommitAnswerTest, AnAnswerThatIsNotTheApisIsMalformed) {
       {R"({"version":1,"published":"yes"})", "\"published\" is not a boolean"},
       {R"({"version":1,"merged":1.5})", "\"merged\" is not an integer"},
       {R"({"version":1,"duplicate":1})", "\"duplicate\" is not a boolean"},
+      {R"({"version":1,"in_commit_timestamp":"now"})",
+       "\"in_commit_timestamp\" is not an integer"},
   };
   for (const auto& [body, why] : cases) {
     StatusOr<CommitAnswer> read = ParseCommitAnswer(body);

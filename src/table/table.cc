@@ -191,11 +191,31 @@ StatusOr<CommitOutcome> Table::Commit(Transaction& transaction) {
   return outcome;
 }
 
+namespace {
+
+// Only adds with dataChange, read from nothing: the commit rebases onto any
+// version that changed neither the protocol nor the metadata.
+bool IsBlindAppend(const std::vector<Action>& actions, const CommitOptions& options) {
+  if (options.read_version || options.read_whole_table || !options.read_predicates.empty() ||
+      actions.empty()) {
+    return false;
+  }
+  return std::all_of(actions.begin(), actions.end(), [](const Action& a) {
+    const auto* add = std::get_if<AddFile>(&a);
+    return add != nullptr && add->data_change;
+  });
+}
+
+}  // namespace
+
 StatusOr<CommitOutcome> Table::Commit(std::vector<Action> actions, CommitOptions options) {
   std::shared_ptr<const deltacommit::Snapshot> read;
   if (options.read_version) {
     DC_ASSIGN_OR_RETURN(read, SnapshotAt(*options.read_version));
-  } else {
+  } else if (IsBlindAppend(actions, options) && state_->adapters->log->AssignsVersions()) {
+    read = state_->Latest();  // the service rebases it (see table.h)
+  }
+  if (read == nullptr) {
     DC_ASSIGN_OR_RETURN(read, Update());
   }
   for (const PartitionPredicate& p : options.read_predicates) {

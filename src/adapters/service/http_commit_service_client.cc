@@ -182,6 +182,7 @@ ServiceCommitResult HttpCommitServiceClient::Finish(Exchange exchange,
     ok.published = answer->published;
     ok.merged = answer->merged;
     ok.duplicate = answer->duplicate;
+    ok.in_commit_timestamp = answer->in_commit_timestamp;
     return ok;
   }
   ServiceError error = ParseServiceError(response);

@@ -29,10 +29,14 @@ struct CommitAnswer {
   bool published = false;
   int64_t merged = 0;      // an append: the appends that share `version`; 0: not sent
   bool duplicate = false;  // an append whose txns were applied before; false: not sent
+  // An append on a table with in-commit timestamps: the one its version's
+  // commitInfo holds (a writer that applies its own append needs it).
+  std::optional<int64_t> in_commit_timestamp;
   friend bool operator==(const CommitAnswer&, const CommitAnswer&) = default;
 };
 
-// {"version": 7, "published": true, "merged"?: n, "duplicate"?: true}.
+// {"version": 7, "published": true, "merged"?: n, "duplicate"?: true,
+//  "in_commit_timestamp"?: ms}.
 std::string SerializeCommitAnswer(const CommitAnswer& answer);
 // kInternal without an integer "version", or with a field of another type.
 StatusOr<CommitAnswer> ParseCommitAnswer(std::string_view body);
