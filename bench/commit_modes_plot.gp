@@ -26,5 +26,10 @@ modes = "local s3-conditional s3-dynamodb service coordinated"
 colors = "#7f7f7f #1f77b4 #d62728 #2ca02c #9467bd"
 # One mode's rows at a time, so that its points are joined by a line.
 rows(m) = sprintf("< awk -F'\t' '$2 == \"%s\"' '%s'", m, data)
+# The raw primitives the modes rest on (rows "raw <primitive>"), dashed.
+raws = "link s3-put dynamodb-put"
+raw_colors = "#7f7f7f #1f77b4 #d62728"
 plot for [i = 1:words(modes)] rows(word(modes, i)) using 1:3 \
-     with linespoints lw 2 pt 7 lc rgb word(colors, i) title word(modes, i)
+       with linespoints lw 2 pt 7 lc rgb word(colors, i) title word(modes, i), \
+     for [i = 1:words(raws)] rows("raw ".word(raws, i)) using 1:3 \
+       with linespoints lw 1 dt 2 pt 6 lc rgb word(raw_colors, i) title "raw ".word(raws, i)

@@ -10,7 +10,11 @@
 // mode (on a shared machine the ratios mean more than the times) and the
 // remote calls per commit by kind (counted in the writers by the metering
 // wrappers, DELTACOMMIT_METER=1). Every table is then checked against what
-// its writers reported.
+// its writers reported. Beside the modes, at each W, W `deltacommit
+// demo-primitive` processes make C calls of each store's own commit
+// primitive on fresh keys (link(2), a conditional PUT, a conditional
+// PutItem), and each mode's p50 and commits/s are also given as ratios to
+// those of the primitive it rests on.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -121,13 +125,19 @@ StatusOr<RunStats> RunOne(Bench& b, const ModeTarget& target, int writers,
   const std::string scratch = b.work_dir + "/runs/" + name;
   DC_ASSIGN_OR_RETURN(std::vector<std::string> uris,
                       CreateTables(b.self, target, name, tables, scratch));
-  const WriterRun run{b.self,        std::move(uris),          target.options,
-                      writers,       b.args.commits,           b.args.mix == "remove",
-                      scratch};
+  WriterRun run;
+  run.self = b.self;
+  run.tables = std::move(uris);
+  run.options = target.options;
+  run.writers = writers;
+  run.commits = b.args.commits;
+  run.remove_one = b.args.mix == "remove";
+  run.out_prefix = scratch;
   DC_ASSIGN_OR_RETURN(const std::vector<WriterOutput> outputs, RunWriters(run));
   StatusOr<RunStats> stats = ComputeStats(outputs);
   if (!stats.ok()) return stats.status().WithContext(name);
   stats->mode = target.mode;
+  stats->raw = "raw " + RawPrimitiveOf(target.mode, !b.args.bucket.empty());
   stats->writers = writers;
   stats->tables = tables;
   const int64_t expected = int64_t{writers} * b.args.commits;
@@ -137,6 +147,33 @@ StatusOr<RunStats> RunOne(Bench& b, const ModeTarget& target, int writers,
   }
   DC_ASSIGN_OR_RETURN(log_versions, CheckTables(b.self, target, outputs, *stats, b.args.commits,
                                                 b.args.mix == "blind", scratch));
+  return stats;
+}
+
+// The raw primitive at one writer count: W demo-primitive processes x C
+// calls on fresh keys of one root.
+StatusOr<RunStats> RunRaw(Bench& b, const RawTarget& target, int writers) {
+  const std::string name = "raw-" + target.primitive + "-w" + std::to_string(writers);
+  WriterRun run;
+  run.self = b.self;
+  run.subcommand = "demo-primitive";
+  run.extra = {"--primitive", target.primitive};
+  run.tables = {target.table_root + "/" + name};
+  run.options = target.options;
+  run.writers = writers;
+  run.commits = b.args.commits;
+  run.checkpoint = false;
+  run.out_prefix = b.work_dir + "/runs/" + name;
+  DC_ASSIGN_OR_RETURN(const std::vector<WriterOutput> outputs, RunWriters(run));
+  StatusOr<RunStats> stats = ComputeStats(outputs);
+  if (!stats.ok()) return stats.status().WithContext(name);
+  stats->mode = "raw " + target.primitive;
+  stats->writers = writers;
+  stats->tables = 1;
+  if (stats->committed != int64_t{writers} * b.args.commits) {
+    return DataLossError(name + ": " + std::to_string(stats->committed) + " of " +
+                         std::to_string(int64_t{writers} * b.args.commits) + " calls reported");
+  }
   return stats;
 }
 
@@ -158,6 +195,13 @@ Status RunWriterCount(Bench& b, const ModeSetup& setup, const std::string& basel
     }
     runs.push_back(std::move(*stats));
     checked += (checked.empty() ? "" : ", ") + target.mode + " " + VersionsText(versions);
+  }
+  for (const RawTarget& raw : setup.raw) {
+    StatusOr<RunStats> stats = RunRaw(b, raw, w);
+    if (!stats.ok()) {
+      return stats.status().WithContext("raw " + raw.primitive + " at W = " + std::to_string(w));
+    }
+    runs.push_back(std::move(*stats));
   }
   PrintTables(runs, baseline);
   std::printf("\nChecked against the logs (versions per table; group commit puts several "
@@ -182,6 +226,10 @@ void PrintHeader(const Bench& b, const ModeSetup& setup, const std::string& base
                                 : "blind appends",
               a.tables, a.tables == 1 ? "" : "s");
   std::printf("  modes: %s; ratios to %s\n", Join(modes).c_str(), baseline.c_str());
+  std::string raw;
+  for (const RawTarget& t : setup.raw) raw += (raw.empty() ? "" : ", ") + t.primitive;
+  std::printf("  raw primitives beside them (W processes x %d calls on fresh keys): %s\n",
+              a.commits, raw.c_str());
   for (const std::string& why : setup.skipped) std::printf("  skipped %s\n", why.c_str());
   std::printf("  work directory: %s\n", b.work_dir.c_str());
   if (!a.bucket.empty()) std::printf("  S3 tables under %s\n", s3_root.c_str());

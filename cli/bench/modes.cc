@@ -59,7 +59,32 @@ Status StartService(const ModeRequest& r, ModeSetup& setup) {
   return OkStatus();
 }
 
+// The raw primitive each target rests on, once each.
+void AddRawTargets(const ModeRequest& r, ModeSetup& setup) {
+  for (const ModeTarget& t : setup.targets) {
+    const std::string primitive = RawPrimitiveOf(t.mode, !r.bucket.empty());
+    if (std::any_of(setup.raw.begin(), setup.raw.end(),
+                    [&](const RawTarget& raw) { return raw.primitive == primitive; })) {
+      continue;
+    }
+    if (primitive == "link") {
+      setup.raw.push_back({primitive, r.work_dir + "/raw", {}});
+    } else if (primitive == "s3-put") {
+      setup.raw.push_back({primitive, r.s3_root + "/raw", {"--log-store", "s3-conditional"}});
+    } else {
+      setup.raw.push_back({primitive, r.s3_root + "/raw", t.options});  // the lock table
+    }
+  }
+}
+
 }  // namespace
+
+std::string RawPrimitiveOf(const std::string& mode, bool on_s3) {
+  if (mode == "s3-dynamodb") return "dynamodb-put";
+  if (mode == "s3-conditional") return "s3-put";
+  if (mode == "local") return "link";
+  return on_s3 ? "s3-put" : "link";
+}
 
 StatusOr<ModeSetup> SetUpModes(const ModeRequest& r) {
   ModeSetup setup;
@@ -101,6 +126,7 @@ StatusOr<ModeSetup> SetUpModes(const ModeRequest& r) {
                                {"--log-store", mode, "--service-url", setup.service->url()}});
     }
   }
+  AddRawTargets(r, setup);
   return setup;
 }
 

@@ -23,6 +23,20 @@ struct ModeTarget {
   std::vector<std::string> options;  // --log-store ...: for create, demo-writer, snapshot
 };
 
+// A store's own commit primitive on fresh keys (`deltacommit
+// demo-primitive`), run beside the modes that commit through it: the floor
+// their latency is compared to.
+struct RawTarget {
+  std::string primitive;             // "link", "s3-put" or "dynamodb-put"
+  std::string table_root;            // its keys go under <root>/raw-w<W>
+  std::vector<std::string> options;  // table options (dynamodb-put: the lock table's)
+};
+
+// The primitive a mode's commit rests on: link (local, and the service
+// modes without a bucket), s3-put (s3-conditional, and the service modes on
+// S3), dynamodb-put (s3-dynamodb).
+std::string RawPrimitiveOf(const std::string& mode, bool on_s3);
+
 struct ModeRequest {
   std::string self;                // this binary
   std::vector<std::string> modes;  // as given by --modes; empty: every mode that can run
@@ -34,6 +48,7 @@ struct ModeRequest {
 
 struct ModeSetup {
   std::vector<ModeTarget> targets;
+  std::vector<RawTarget> raw;  // one per primitive the targets rest on
   std::unique_ptr<ServeChild> service;  // service and coordinated
   std::vector<std::string> skipped;       // "s3-dynamodb: why it is not measured"
   std::vector<std::string> notes;         // what was set up, for the report's header

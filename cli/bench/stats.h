@@ -28,7 +28,8 @@ struct TableTally {
 };
 
 struct RunStats {
-  std::string mode;
+  std::string mode;  // a commit mode, or "raw <primitive>"
+  std::string raw;   // a mode: the "raw <primitive>" it rests on ("" for a raw run)
   int writers = 0;
   int tables = 0;     // tables the writers were spread over
   int64_t commits = 0;    // attempts reported
@@ -48,7 +49,9 @@ struct RunStats {
 StatusOr<RunStats> ComputeStats(const std::vector<WriterOutput>& outputs);
 
 // One writer count: a table of every mode (with the ratios to `baseline`
-// when it was measured), then their remote calls per commit by kind.
+// when it was measured, and each mode's p50 and commits/s to those of the
+// raw primitive it rests on), then their remote calls per commit by kind.
+// `runs` holds the raw runs too.
 void PrintTables(const std::vector<RunStats>& runs, const std::string& baseline);
 
 // The header and lines of `--data`: writers, mode, commits/s, p50, p95,

@@ -11,13 +11,14 @@ StatusOr<std::vector<WriterOutput>> RunWriters(const WriterRun& run) {
     const std::string base = run.out_prefix + "." + std::to_string(w);
     const std::string& table = run.tables[static_cast<size_t>(w) % run.tables.size()];
     outputs.push_back({table, base + ".jsonl", w});
-    std::vector<std::string> args = {"demo-writer", table,       "--writer",
+    std::vector<std::string> args = {run.subcommand,    table,       "--writer",
                                      std::to_string(w), "--commits", std::to_string(run.commits),
-                                     "--out",       base + ".jsonl"};
+                                     "--out",           base + ".jsonl"};
     args.insert(args.end(), run.options.begin(), run.options.end());
+    args.insert(args.end(), run.extra.begin(), run.extra.end());
     if (run.remove_one) args.push_back("--remove-one");
     // As Delta writers do: else every snapshot load reads the whole log.
-    args.push_back("--checkpoint");
+    if (run.checkpoint) args.push_back("--checkpoint");
     pids.push_back(Spawn(run.self, args, base + ".out", base + ".err"));
   }
   std::string failed;
@@ -28,7 +29,7 @@ StatusOr<std::vector<WriterOutput>> RunWriters(const WriterRun& run) {
               std::to_string(rc) + "): " +
               ReadChildOutput(run.out_prefix + "." + std::to_string(w) + ".err");
   }
-  if (!failed.empty()) return UnavailableError("demo-writer failed:" + failed);
+  if (!failed.empty()) return UnavailableError(run.subcommand + " failed:" + failed);
   return outputs;
 }
 

@@ -1,4 +1,4 @@
-// `deltacommit bench`: W `deltacommit demo-writer` processes spread
+// `deltacommit bench`: W `deltacommit demo-writer` (or demo-primitive) processes spread
 // round-robin over a mode's tables, started together and waited for: the
 // load of one run.
 #pragma once
@@ -13,11 +13,15 @@ namespace deltacommit::cli {
 
 struct WriterRun {
   std::string self;                  // this binary
+  // demo-writer, or demo-primitive (then `extra` names the primitive).
+  std::string subcommand = "demo-writer";
+  std::vector<std::string> extra;
   std::vector<std::string> tables;   // writer i commits to tables[i % size]
   std::vector<std::string> options;  // the mode's table options
   int writers = 1;
   int commits = 1;
   bool remove_one = false;  // the conflicting mix (demo-writer --remove-one)
+  bool checkpoint = true;   // demo-writer --checkpoint
   std::string out_prefix;   // writer i writes <out_prefix>.<i>.jsonl and .err
 };
 

@@ -209,6 +209,7 @@ void RegisterDemo(CLI::App& app, int* exit_code, const char* self_path) {
   cmd->callback([args, exit_code, self] { *exit_code = RunDemo(*args, self); });
   RegisterDemoWorkers(app, exit_code);
   RegisterDemoAppenders(app, exit_code);
+  RegisterDemoPrimitive(app, exit_code);
 }
 
 }  // namespace deltacommit::cli

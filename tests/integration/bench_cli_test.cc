@@ -123,8 +123,13 @@ TEST(BenchCliTest, LocalModeRunsWithoutServersAndTheOthersAreSkippedNamed) {
   const Report report = ParseReport(r.out);
   ASSERT_EQ(report.size(), 2u) << r.out;
   for (const auto& [w, section] : report) {
-    EXPECT_EQ(section.size(), 1u) << "W = " << w;
+    EXPECT_EQ(section.size(), 2u) << "W = " << w << ": local and its raw primitive";
     EXPECT_GT(Number(section, "local", "commits/s"), 0) << r.out;
+    EXPECT_EQ(section.at("local").at("raw primitive"), "link") << r.out;
+    EXPECT_THAT(section.at("local").at("p50 ÷ raw"), ::testing::EndsWith("x")) << r.out;
+    EXPECT_GT(Number(section, "raw link", "commits/s"), 0) << r.out;
+    EXPECT_EQ(Number(section, "raw link", "s3_put"), 1) << "one link per call: " << r.out;
+    EXPECT_EQ(Number(section, "raw link", "s3_list"), 0) << r.out;
     EXPECT_EQ(section.at("local").at("commits/s ÷ local"), "1.00x") << r.out;
     EXPECT_GT(Number(section, "local", "s3_put"), 0) << r.out;
     EXPECT_GT(Number(section, "local", "s3_list"), 0) << r.out;
@@ -140,10 +145,11 @@ TEST(BenchCliTest, LocalModeRunsWithoutServersAndTheOthersAreSkippedNamed) {
     EXPECT_FALSE(HasVersion(dir + t, 4)) << t;
   }
   const std::vector<std::string> rows = DataRows(dir + ".tsv");
-  ASSERT_EQ(rows.size(), 2u) << Slurp(dir + ".tsv");
+  ASSERT_EQ(rows.size(), 4u) << Slurp(dir + ".tsv");
   EXPECT_THAT(rows[0], ::testing::StartsWith("1\tlocal\t"));
-  EXPECT_THAT(rows[1], ::testing::StartsWith("2\tlocal\t"));
-  EXPECT_EQ(std::count(rows[1].begin(), rows[1].end(), '\t'), 8) << rows[1];
+  EXPECT_THAT(rows[1], ::testing::StartsWith("1\traw link\t"));
+  EXPECT_THAT(rows[2], ::testing::StartsWith("2\tlocal\t"));
+  EXPECT_EQ(std::count(rows[2].begin(), rows[2].end(), '\t'), 8) << rows[2];
   std::filesystem::remove_all(dir);
   std::filesystem::remove(dir + ".tsv");
 }
@@ -175,17 +181,31 @@ TEST(BenchCliTest, EveryModeOnTheTestServers) {
     EXPECT_GT(Number(section, "s3-dynamodb", "dynamodb_write"), 0);
     EXPECT_GT(Number(section, "s3-dynamodb", "dynamodb_read"), 0);
     EXPECT_GT(Number(section, "s3-dynamodb", "s3_copy"), 0);
-    EXPECT_GE(Number(section, "service", "service_commit"), 1);
     EXPECT_EQ(Number(section, "service", "dynamodb_write"), 0);
-    EXPECT_GE(Number(section, "coordinated", "service_commit"), 1);
-    EXPECT_GT(Number(section, "coordinated", "service_pending"), 0);
+    // One writer per table: a warm blind append is one call to the service
+    // (no listing, no read back, no pending commits asked for).
+    for (const char* mode : {"service", "coordinated"}) {
+      EXPECT_EQ(Number(section, mode, "service_commit"), 1) << mode << "\n" << r.out;
+      EXPECT_EQ(Number(section, mode, "s3_list"), 0) << mode << "\n" << r.out;
+      EXPECT_EQ(Number(section, mode, "s3_get"), 0) << mode << "\n" << r.out;
+      EXPECT_EQ(Number(section, mode, "service_pending"), 0) << mode << "\n" << r.out;
+      EXPECT_EQ(section.at(mode).at("raw primitive"), "s3-put") << mode;
+    }
+    EXPECT_EQ(section.at("s3-conditional").at("raw primitive"), "s3-put");
+    EXPECT_EQ(section.at("s3-dynamodb").at("raw primitive"), "dynamodb-put");
+    EXPECT_EQ(Number(section, "raw s3-put", "s3_put"), 1) << r.out;
+    EXPECT_EQ(Number(section, "raw dynamodb-put", "dynamodb_write"), 1) << r.out;
+    EXPECT_EQ(Number(section, "raw dynamodb-put", "s3_put"), 0) << r.out;
+    for (const char* raw : {"raw link", "raw s3-put", "raw dynamodb-put"}) {
+      EXPECT_GT(Number(section, raw, "commits/s"), 0) << raw << "\n" << r.out;
+    }
   }
   // Every table checked against its log: the direct modes take one version
   // per commit; the service may group appends, so only "checked" is known.
   EXPECT_THAT(r.out, HasSubstr("s3-conditional 3, s3-dynamodb 3, service "));
   EXPECT_THAT(r.out, HasSubstr("s3-conditional 3+3, s3-dynamodb 3+3, service "));
   const std::vector<std::string> rows = DataRows(data);
-  EXPECT_EQ(rows.size(), 10u) << Slurp(data);
+  EXPECT_EQ(rows.size(), 16u) << Slurp(data) << "5 modes and 3 raw primitives at each W";
   std::filesystem::remove(data);
 }
 
