@@ -267,6 +267,21 @@ TYPED_TEST(ObjectStoreContractTest, ListStartAfterIsExclusiveAndByteOrdered) {
               ElementsAre("_delta_log/_last_checkpoint"));
 }
 
+TYPED_TEST(ObjectStoreContractTest, ListStartAfterInsideOrPastADirectory) {
+  this->PutAll({"_delta_log/.tmp/x", "_delta_log/00000000000000000001.json",
+                "_delta_log/_sidecars/a", "_delta_log/_sidecars/c", "_delta_log/zz"});
+  // From inside a directory: its later keys, then what follows it.
+  EXPECT_THAT(this->Keys("_delta_log/", "_delta_log/_sidecars/b"),
+              ElementsAre("_delta_log/_sidecars/c", "_delta_log/zz"));
+  // Past a directory: none of its keys.
+  EXPECT_THAT(this->Keys("_delta_log/", "_delta_log/_sidecars0"), ElementsAre("_delta_log/zz"));
+  // Just before it: all of them.
+  EXPECT_THAT(this->Keys("_delta_log/", "_delta_log/_sidecars"),
+              ElementsAre("_delta_log/_sidecars/a", "_delta_log/_sidecars/c", "_delta_log/zz"));
+  EXPECT_THAT(this->Keys("_delta_log/_sidecars/", "_delta_log/_sidecars/a"),
+              ElementsAre("_delta_log/_sidecars/c"));
+}
+
 TYPED_TEST(ObjectStoreContractTest, KeyThatIsOnlyADirectoryIsNotAnObject) {
   ASSERT_TRUE(this->store().Put("a/b/c", "x").ok());
   EXPECT_EQ(this->store().Get("a/b").status().code(), StatusCode::kNotFound);

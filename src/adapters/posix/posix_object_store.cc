@@ -189,6 +189,14 @@ bool DirCanMatch(const std::string& dir_key, std::string_view prefix) {
   return dir.starts_with(prefix) || prefix.starts_with(dir);
 }
 
+// Whether a directory `dir_key` can hold a key after `start_after`: every
+// key in it starts with "<dir_key>/", so none can when that sorts before
+// `start_after` and is not a prefix of it.
+bool DirCanFollow(const std::string& dir_key, std::string_view start_after) {
+  const std::string dir = dir_key + "/";
+  return std::string_view(dir) > start_after || start_after.starts_with(dir);
+}
+
 enum class EntryKind { kFile, kDir, kOther };
 
 // Classifies a directory entry. A symlink is never followed into a
@@ -418,9 +426,13 @@ Status PosixObjectStore::ListDir(const std::string& dir_key,
     if (name == "." || name == "..") continue;
     const std::string key = JoinKey(dir_key, name);
     // Only what can be listed is looked at: a listing from version N of a
-    // long log stats no earlier commit.
+    // long log stats no earlier commit, nor a directory all of whose keys
+    // sort before `start_after`, nor a regular file that is not listed.
     const bool listable = key.starts_with(prefix) && key > start_after;
-    if (!listable && !DirCanMatch(key, prefix)) continue;
+    if (!listable) {
+      if (entry->d_type == DT_REG) continue;
+      if (!DirCanMatch(key, prefix) || !DirCanFollow(key, start_after)) continue;
+    }
     struct stat st {};
     EntryKind kind = EntryKind::kOther;
     const int err = StatEntry(::dirfd(dir.get()), entry->d_name, !beneath_.empty(), st, kind);
