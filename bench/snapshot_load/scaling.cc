@@ -48,7 +48,7 @@ struct Table {
   double log_json_bytes = 0;     // every commit
   std::unique_ptr<ObjectStore> store;
   std::vector<double> load_s, raw_s;
-  std::vector<double> checkpoint_read_s;  // ReadCheckpointActions alone
+  std::vector<double> checkpoint_read_s;  // ReadCheckpoint alone
 
   size_t FirstCommitRead() const { return static_cast<size_t>(checkpoint + 1); }
 };
@@ -110,13 +110,13 @@ double LoadSeconds(const Table& t, ParquetHandler& parquet, int adds) {
   return s;
 }
 
-// The checkpoint reader's share of a load: the port call that returns the
-// checkpoint's rows as JSON lines (DuckDB reads the Parquet file).
+// The checkpoint reader's share of a load: the port call a load makes,
+// which returns the checkpoint's actions (DuckDB reads the Parquet file).
 double CheckpointReadSeconds(const Table& t, ParquetHandler& parquet) {
   auto start = std::chrono::steady_clock::now();
-  auto lines = parquet.ReadCheckpointActions(*t.store, {ClassicCheckpointPath(t.checkpoint)});
+  auto actions = parquet.ReadCheckpoint(*t.store, {ClassicCheckpointPath(t.checkpoint)});
   const double s = SecondsSince(start);
-  Check(lines.status(), "read checkpoint");
+  Check(actions.status(), "read checkpoint");
   return s;
 }
 
@@ -189,7 +189,7 @@ int RunScaling(const ScalingOptions& o) {
 
   std::printf("| store | commits | log MB | no checkpoint: load | MB/s | raw simdjson | load/raw "
               "| checkpoint at | read: checkpoint + commits | with checkpoint: load "
-              "| of which ReadCheckpointActions | raw simdjson | load/raw | without/with |\n"
+              "| of which ReadCheckpoint | raw simdjson | load/raw | without/with |\n"
               "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (size_t i = 0; i + 1 < tables.size(); i += 2) PrintRow(tables[i], tables[i + 1]);
   std::filesystem::remove_all(o.posix_dir);

@@ -152,6 +152,8 @@ class ForwardingParquetHandler : public ParquetHandler {
 
   StatusOr<std::vector<std::string>> ReadCheckpointActions(
       ObjectStore& store, const std::vector<std::string>& keys) override;
+  StatusOr<std::vector<Action>> ReadCheckpoint(ObjectStore& store,
+                                               const std::vector<std::string>& keys) override;
   StatusOr<int64_t> WriteCheckpoint(
       ObjectStore& store, const std::string& key,
       const std::vector<std::string>& action_lines) override;

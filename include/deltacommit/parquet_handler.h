@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "deltacommit/actions.h"
 #include "deltacommit/object_store.h"
 #include "deltacommit/status.h"
 
@@ -22,6 +23,14 @@ class ParquetHandler {
   // same text form a commit file uses, so one decoder reads both.
   virtual StatusOr<std::vector<std::string>> ReadCheckpointActions(
       ObjectStore& store, const std::vector<std::string>& keys) = 0;
+
+  // The same actions, decoded: what ActionParser makes of those lines, in
+  // the same order, with the same errors (naming the key). A snapshot load
+  // reads a checkpoint this way; a handler may build the actions from the
+  // file's values without writing JSON. The default parses
+  // ReadCheckpointActions' lines.
+  virtual StatusOr<std::vector<Action>> ReadCheckpoint(ObjectStore& store,
+                                                       const std::vector<std::string>& keys);
 
   // Writes `action_lines` (one JSON action per line, as ActionToJson writes
   // them) as the single-file checkpoint `key` in `store`, one row per action

@@ -24,6 +24,22 @@ StatusOr<int64_t> ParquetHandler::WriteCheckpoint(ObjectStore& /*store*/,
                             ": this Parquet handler only reads checkpoints");
 }
 
+StatusOr<std::vector<Action>> ParquetHandler::ReadCheckpoint(
+    ObjectStore& store, const std::vector<std::string>& keys) {
+  DC_ASSIGN_OR_RETURN(std::vector<std::string> lines, ReadCheckpointActions(store, keys));
+  ActionParser parser;
+  std::vector<Action> actions;
+  actions.reserve(lines.size());
+  for (const std::string& line : lines) {
+    auto action = parser.ParseLine(line);
+    if (!action.ok()) {
+      return action.status().WithContext("checkpoint " + (keys.empty() ? "" : keys.front()));
+    }
+    actions.push_back(std::move(action).value());
+  }
+  return actions;
+}
+
 StatusOr<std::vector<Action>> CheckpointActions(const Snapshot& snapshot, int64_t now_millis) {
   DC_ASSIGN_OR_RETURN(int64_t retention, DeletedFileRetentionMillis(snapshot.metadata()));
   const int64_t min_retained = now_millis - retention;

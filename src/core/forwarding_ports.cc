@@ -118,6 +118,11 @@ ForwardingParquetHandler::ReadCheckpointActions(
   return base_.ReadCheckpointActions(store, keys);
 }
 
+StatusOr<std::vector<Action>> ForwardingParquetHandler::ReadCheckpoint(
+    ObjectStore& store, const std::vector<std::string>& keys) {
+  return base_.ReadCheckpoint(store, keys);
+}
+
 StatusOr<int64_t> ForwardingParquetHandler::WriteCheckpoint(
     ObjectStore& store, const std::string& key,
     const std::vector<std::string>& action_lines) {

@@ -9,6 +9,8 @@
 
 #include <memory>
 #include <string>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "deltacommit/testing/json_lines_parquet_handler.h"
@@ -204,6 +206,36 @@ TEST(ForwardingParquetHandlerTest, EveryCallReachesTheWrappedHandler) {
   EXPECT_TRUE(handler.ReadCheckpointActions(store, {"_delta_log/none.parquet"})
                   .status()
                   .IsNotFound());
+}
+
+TEST(ForwardingParquetHandlerTest, ReadCheckpointDecodesWhatTheBaseReads) {
+  // The base overrides only ReadCheckpointActions: ReadCheckpoint is the
+  // port's default, parsing those lines, and a line that does not parse is
+  // an error naming the checkpoint.
+  class Lines : public ParquetHandler {
+   public:
+    explicit Lines(std::vector<std::string> lines) : lines_(std::move(lines)) {}
+    StatusOr<std::vector<std::string>> ReadCheckpointActions(
+        ObjectStore&, const std::vector<std::string>&) override {
+      return lines_;
+    }
+
+   private:
+    std::vector<std::string> lines_;
+  };
+  MemoryObjectStore store;
+  ForwardingParquetHandler good(std::make_unique<Lines>(std::vector<std::string>{
+      R"({"txn":{"appId":"a","version":3}})", R"({"remove":{"path":"p","dataChange":false}})"}));
+  StatusOr<std::vector<Action>> actions = good.ReadCheckpoint(store, {"_delta_log/1.cp"});
+  ASSERT_TRUE(actions.ok()) << actions.status().ToString();
+  ASSERT_EQ(actions->size(), 2u);
+  EXPECT_EQ(std::get<SetTransaction>((*actions)[0]).version, 3);
+  EXPECT_EQ(std::get<RemoveFile>((*actions)[1]).path, "p");
+  ForwardingParquetHandler bad(
+      std::make_unique<Lines>(std::vector<std::string>{R"({"add":{"path":1}})"}));
+  Status refused = bad.ReadCheckpoint(store, {"_delta_log/1.cp"}).status();
+  EXPECT_FALSE(refused.ok());
+  EXPECT_THAT(refused.message(), ::testing::HasSubstr("checkpoint _delta_log/1.cp"));
 }
 
 // Reads only: WriteCheckpoint is the port's default.

@@ -153,16 +153,8 @@ std::vector<std::string> KeysOf(const std::vector<ObjectMeta>& files) {
 Status ApplyCheckpoint(const LogSegment& segment, const SnapshotRequest& request,
                        LogReplay& replay) {
   const std::vector<std::string> keys = KeysOf(segment.checkpoint_files);
-  DC_ASSIGN_OR_RETURN(std::vector<std::string> lines,
-                      request.parquet->ReadCheckpointActions(*request.checkpoint_store, keys));
-  ActionParser parser;
-  std::vector<Action> actions;
-  actions.reserve(lines.size());
-  for (const std::string& line : lines) {
-    auto action = parser.ParseLine(line);
-    if (!action.ok()) return action.status().WithContext("checkpoint " + keys.front());
-    actions.push_back(std::move(action).value());
-  }
+  DC_ASSIGN_OR_RETURN(std::vector<Action> actions,
+                      request.parquet->ReadCheckpoint(*request.checkpoint_store, keys));
   return replay.Apply(*segment.checkpoint_version, std::move(actions));
 }
 

@@ -41,6 +41,12 @@ class LazyParquetHandler : public ParquetHandler {
     return handler_->ReadCheckpointActions(store, keys);
   }
 
+  StatusOr<std::vector<Action>> ReadCheckpoint(ObjectStore& store,
+                                               const std::vector<std::string>& keys) override {
+    DC_RETURN_IF_ERROR(Open());
+    return handler_->ReadCheckpoint(store, keys);
+  }
+
   StatusOr<int64_t> WriteCheckpoint(ObjectStore& store, const std::string& key,
                                     const std::vector<std::string>& action_lines) override {
     DC_RETURN_IF_ERROR(Open());

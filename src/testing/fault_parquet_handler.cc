@@ -32,6 +32,14 @@ FaultInjectingParquetHandler::ReadCheckpointActions(
       });
 }
 
+StatusOr<std::vector<Action>> FaultInjectingParquetHandler::ReadCheckpoint(
+    ObjectStore& store, const std::vector<std::string>& keys) {
+  const std::vector<std::string_view> key_views(keys.begin(), keys.end());
+  return Intercept<StatusOr<std::vector<Action>>>(
+      ParquetHandlerOp::kReadCheckpointActions, key_views,
+      [&] { return ForwardingParquetHandler::ReadCheckpoint(store, keys); });
+}
+
 StatusOr<int64_t> FaultInjectingParquetHandler::WriteCheckpoint(
     ObjectStore& store, const std::string& key,
     const std::vector<std::string>& action_lines) {

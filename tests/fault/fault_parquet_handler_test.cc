@@ -69,7 +69,10 @@ TEST_F(FaultParquetHandlerTest, ReadRuleMatchesAnyPart) {
             DataLossError("torn"));
   EXPECT_THAT(*handler_.ReadCheckpointActions(store_, {parts[0]}),
               ElementsAre("a"));
-  EXPECT_EQ(handler_.CallCount(ParquetHandlerOp::kReadCheckpointActions), 2);
+  // A load's decoded read is the same read, under the same rule.
+  EXPECT_EQ(handler_.ReadCheckpoint(store_, parts).status(), DataLossError("torn"));
+  EXPECT_EQ(handler_.ReadCheckpoint(store_, {parts[1]}).status(), DataLossError("torn"));
+  EXPECT_EQ(handler_.CallCount(ParquetHandlerOp::kReadCheckpointActions), 4);
   EXPECT_EQ(handler_.CallCount(ParquetHandlerOp::kWriteCheckpoint), 0);
 }
 

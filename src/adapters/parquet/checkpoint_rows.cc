@@ -9,121 +9,10 @@
 #include <utility>
 #include <vector>
 
+#include "adapters/parquet/checkpoint_vectors.h"
+
 namespace deltacommit::parquet_internal {
 namespace {
-
-// An action's typed copies of other fields, for data skipping only
-// (PROTOCOL.md "Checkpoint Schema"): not part of the action.
-bool IsDerivedField(std::string_view name) {
-  return name == "stats_parsed" || name == "partitionValues_parsed";
-}
-
-// The shape of one column or field, read once per query from its logical
-// type. STRUCT: one child per field; LIST: the element; MAP: key, value.
-struct FieldType {
-  duckdb_type id = DUCKDB_TYPE_INVALID;
-  std::string name;  // the field's name in its struct ("" otherwise)
-  std::string path;  // for messages: "add.deletionVector.offset"
-  bool dropped = false;
-  std::vector<FieldType> children;
-};
-
-// Owns a duckdb_logical_type.
-class LogicalType {
- public:
-  explicit LogicalType(duckdb_logical_type type) : type_(type) {}
-  ~LogicalType() { duckdb_destroy_logical_type(&type_); }
-  LogicalType(const LogicalType&) = delete;
-  LogicalType& operator=(const LogicalType&) = delete;
-  duckdb_logical_type get() const { return type_; }
-
- private:
-  duckdb_logical_type type_;
-};
-
-std::string TakeDuckDbString(char* text) {
-  std::string s = text == nullptr ? std::string() : std::string(text);
-  duckdb_free(text);
-  return s;
-}
-
-void DescribeType(duckdb_logical_type type, std::string path, bool is_action,
-                  FieldType& out);
-
-void DescribeStruct(duckdb_logical_type type, bool is_action, FieldType& out) {
-  const idx_t count = duckdb_struct_type_child_count(type);
-  out.children.resize(count);
-  for (idx_t i = 0; i < count; ++i) {
-    FieldType& child = out.children[i];
-    child.name = TakeDuckDbString(duckdb_struct_type_child_name(type, i));
-    if (is_action && IsDerivedField(child.name)) {
-      child.dropped = true;
-      continue;
-    }
-    LogicalType child_type(duckdb_struct_type_child_type(type, i));
-    DescribeType(child_type.get(), out.path + "." + child.name, false, child);
-  }
-}
-
-void DescribeType(duckdb_logical_type type, std::string path, bool is_action,
-                  FieldType& out) {
-  out.id = duckdb_get_type_id(type);
-  out.path = std::move(path);
-  if (out.id == DUCKDB_TYPE_STRUCT) {
-    DescribeStruct(type, is_action, out);
-  } else if (out.id == DUCKDB_TYPE_LIST) {
-    LogicalType element(duckdb_list_type_child_type(type));
-    out.children.resize(1);
-    DescribeType(element.get(), out.path + "[]", false, out.children[0]);
-  } else if (out.id == DUCKDB_TYPE_MAP) {
-    LogicalType key(duckdb_map_type_key_type(type));
-    LogicalType value(duckdb_map_type_value_type(type));
-    out.children.resize(2);
-    DescribeType(key.get(), out.path + ".key", false, out.children[0]);
-    DescribeType(value.get(), out.path + ".value", false, out.children[1]);
-  }
-}
-
-// One chunk's vector for a FieldType, with its children bound likewise.
-struct BoundVector {
-  const FieldType* type = nullptr;
-  const void* data = nullptr;
-  uint64_t* validity = nullptr;  // null: every row valid
-  std::vector<BoundVector> children;
-
-  bool IsValid(idx_t row) const {
-    return validity == nullptr || duckdb_validity_row_is_valid(validity, row);
-  }
-  template <typename T>
-  T At(idx_t row) const {
-    return static_cast<const T*>(data)[row];
-  }
-};
-
-BoundVector Bind(const FieldType& type, duckdb_vector vector) {
-  BoundVector bound;
-  bound.type = &type;
-  if (type.dropped) return bound;  // never read
-  bound.data = duckdb_vector_get_data(vector);
-  bound.validity = duckdb_vector_get_validity(vector);
-  if (type.id == DUCKDB_TYPE_STRUCT) {
-    for (idx_t i = 0; i < type.children.size(); ++i) {
-      bound.children.push_back(
-          Bind(type.children[i], duckdb_struct_vector_get_child(vector, i)));
-    }
-  } else if (type.id == DUCKDB_TYPE_LIST) {
-    bound.children.push_back(
-        Bind(type.children[0], duckdb_list_vector_get_child(vector)));
-  } else if (type.id == DUCKDB_TYPE_MAP) {
-    // A MAP is a LIST of STRUCT(key, value).
-    duckdb_vector entries = duckdb_list_vector_get_child(vector);
-    bound.children.push_back(
-        Bind(type.children[0], duckdb_struct_vector_get_child(entries, 0)));
-    bound.children.push_back(
-        Bind(type.children[1], duckdb_struct_vector_get_child(entries, 1)));
-  }
-  return bound;
-}
 
 template <typename T>
 void AppendNumber(T value, std::string& out) {
@@ -305,23 +194,7 @@ Status WriteValue(const BoundVector& v, idx_t row, std::string& out) {
                             ", which has no JSON action form");
 }
 
-// Owns a duckdb_data_chunk.
-class DataChunk {
- public:
-  explicit DataChunk(duckdb_data_chunk chunk) : chunk_(chunk) {}
-  ~DataChunk() {
-    if (chunk_ != nullptr) duckdb_destroy_data_chunk(&chunk_);
-  }
-  DataChunk(const DataChunk&) = delete;
-  DataChunk& operator=(const DataChunk&) = delete;
-  duckdb_data_chunk get() const { return chunk_; }
-
- private:
-  duckdb_data_chunk chunk_;
-};
-
-Status AppendChunkLines(const std::vector<FieldType>& columns,
-                        duckdb_data_chunk chunk,
+Status AppendChunkLines(const std::vector<FieldType>& columns, duckdb_data_chunk chunk,
                         std::vector<std::string>& out) {
   std::vector<BoundVector> actions;
   for (idx_t c = 0; c < columns.size(); ++c) {
@@ -332,11 +205,8 @@ Status AppendChunkLines(const std::vector<FieldType>& columns,
   for (idx_t row = 0; row < rows; ++row) {
     for (const BoundVector& action : actions) {
       if (!action.IsValid(row)) continue;
-      std::string line = "{";
-      AppendJsonString(action.type->name, line);
-      line += ':';
-      DC_RETURN_IF_ERROR(WriteStruct(action, row, line));
-      line += '}';
+      std::string line;
+      DC_RETURN_IF_ERROR(WriteActionLine(action, row, line));
       out.push_back(std::move(line));
     }
   }
@@ -370,16 +240,17 @@ void AppendJsonString(std::string_view text, std::string& out) {
   out += '"';
 }
 
+Status WriteActionLine(const BoundVector& action, idx_t row, std::string& line) {
+  line += '{';
+  AppendJsonString(action.type->name, line);
+  line += ':';
+  DC_RETURN_IF_ERROR(WriteStruct(action, row, line));
+  line += '}';
+  return OkStatus();
+}
+
 Status AppendActionLines(duckdb_result& result, std::vector<std::string>& out) {
-  const idx_t count = duckdb_column_count(&result);
-  std::vector<FieldType> columns(count);
-  for (idx_t c = 0; c < count; ++c) {
-    LogicalType type(duckdb_column_logical_type(&result, c));
-    if (duckdb_get_type_id(type.get()) != DUCKDB_TYPE_STRUCT) continue;
-    const char* name = duckdb_column_name(&result, c);
-    columns[c].name = name == nullptr ? "" : name;
-    DescribeType(type.get(), columns[c].name, /*is_action=*/true, columns[c]);
-  }
+  const std::vector<FieldType> columns = DescribeColumns(result);
   while (true) {
     DataChunk chunk(duckdb_fetch_chunk(result));
     if (chunk.get() == nullptr) break;

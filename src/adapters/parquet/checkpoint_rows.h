@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "adapters/parquet/checkpoint_vectors.h"
 #include "deltacommit/status.h"
 
 namespace deltacommit::parquet_internal {
@@ -39,6 +40,10 @@ namespace deltacommit::parquet_internal {
 // kept has a type with no JSON form here (BLOB, DECIMAL, DATE, UNION, ...,
 // or a MAP whose keys are not VARCHAR).
 Status AppendActionLines(duckdb_result& result, std::vector<std::string>& out);
+
+// Appends the line of the action column `action` at `row` (which must be
+// non-null) to `line`: {"<column>":{...}}. The errors of AppendActionLines.
+Status WriteActionLine(const BoundVector& action, idx_t row, std::string& line);
 
 // `text` as a JSON string literal, quotes included.
 void AppendJsonString(std::string_view text, std::string& out);

@@ -1,5 +1,5 @@
 // Private to deltacommit_parquet: owners of DuckDB C API handles, a temp
-// file, and SQL quoting, shared by the checkpoint reader and writer.
+// file and a memory file, and SQL quoting, shared by the checkpoint reader and writer.
 //
 // Thread-safety: each object serves one thread.
 #pragma once
@@ -7,6 +7,7 @@
 #include <duckdb.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -114,6 +115,40 @@ class TempFile {
     return OkStatus();
   }
 
+  std::string path_;
+};
+
+// Bytes DuckDB reads by path without a disk write: an anonymous memory file
+// (memfd_create(2)), named /proc/self/fd/<fd>, closed on destruction. A
+// checkpoint read uses it before falling back to a TempFile (a kernel
+// without memfd, no /proc).
+class MemoryFile {
+ public:
+  MemoryFile() = default;
+  ~MemoryFile() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  MemoryFile(const MemoryFile&) = delete;
+  MemoryFile& operator=(const MemoryFile&) = delete;
+
+  // False when no memory file can be had here; the caller uses a TempFile.
+  bool Write(std::string_view bytes) {
+    fd_ = ::memfd_create("deltacommit-checkpoint", MFD_CLOEXEC);
+    if (fd_ < 0) return false;
+    path_ = "/proc/self/fd/" + std::to_string(fd_);
+    while (!bytes.empty()) {
+      const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return false;
+      bytes.remove_prefix(static_cast<size_t>(n));
+    }
+    return ::access(path_.c_str(), R_OK) == 0;
+  }
+
+  const std::string& path() const { return path_; }
+
+ private:
+  int fd_ = -1;
   std::string path_;
 };
 

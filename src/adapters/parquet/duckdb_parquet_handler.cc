@@ -14,6 +14,7 @@
 #include <variant>
 #include <vector>
 
+#include "adapters/parquet/checkpoint_actions.h"
 #include "adapters/parquet/checkpoint_rows.h"
 #include "adapters/parquet/duckdb_handles.h"
 #include "deltacommit/action_json.h"
@@ -23,6 +24,7 @@ namespace deltacommit {
 namespace {
 
 using parquet_internal::Connection;
+using parquet_internal::MemoryFile;
 using parquet_internal::Result;
 using parquet_internal::SqlString;
 using parquet_internal::TempFile;
@@ -139,16 +141,31 @@ DuckDbParquetHandler::~DuckDbParquetHandler() = default;
 StatusOr<std::vector<std::string>> DuckDbParquetHandler::ReadCheckpointActions(
     ObjectStore& store, const std::vector<std::string>& keys) {
   std::vector<std::string> lines;
-  DC_RETURN_IF_ERROR(ReadFiles(store, keys, lines));
+  DC_RETURN_IF_ERROR(ReadFiles(store, keys, {.lines = &lines}));
   // Sidecars hold only add and remove actions (PROTOCOL.md "Sidecar Files"),
   // so they name no further sidecars.
   DC_ASSIGN_OR_RETURN(std::vector<std::string> sidecars, SidecarKeys(lines));
-  DC_RETURN_IF_ERROR(ReadFiles(store, sidecars, lines));
+  DC_RETURN_IF_ERROR(ReadFiles(store, sidecars, {.lines = &lines}));
   return lines;
 }
 
+StatusOr<std::vector<Action>> DuckDbParquetHandler::ReadCheckpoint(
+    ObjectStore& store, const std::vector<std::string>& keys) {
+  std::vector<Action> actions;
+  DC_RETURN_IF_ERROR(ReadFiles(store, keys, {.actions = &actions}));
+  std::vector<std::string> sidecars;
+  for (const Action& action : actions) {
+    const auto* sidecar = std::get_if<Sidecar>(&action);
+    if (sidecar == nullptr) continue;
+    DC_ASSIGN_OR_RETURN(std::string key, parquet_internal::SidecarKey(sidecar->path));
+    sidecars.push_back(std::move(key));
+  }
+  DC_RETURN_IF_ERROR(ReadFiles(store, sidecars, {.actions = &actions}));
+  return actions;
+}
+
 Status DuckDbParquetHandler::ReadFiles(ObjectStore& store, const std::vector<std::string>& keys,
-                                       std::vector<std::string>& out) {
+                                       Sink out) {
   ReadAhead reads([&store](const std::string& key) { return store.Get(key); }, keys,
                   concurrent_reads_);
   for (size_t i = 0; i < keys.size(); ++i) {
@@ -159,32 +176,46 @@ Status DuckDbParquetHandler::ReadFiles(ObjectStore& store, const std::vector<std
 }
 
 Status DuckDbParquetHandler::DecodeFile(const ObjectStore& store, const std::string& key,
-                                        std::string bytes, std::vector<std::string>& out) {
-  if (std::string_view(key).ends_with(".json")) {
-    AppendJsonLines(bytes, out);
+                                        std::string bytes, Sink out) {
+  if (!std::string_view(key).ends_with(".json")) {
+    return DecodeParquet(store, key, std::move(bytes), out);
+  }
+  if (out.lines != nullptr) {
+    AppendJsonLines(bytes, *out.lines);
     return OkStatus();
   }
-  return DecodeParquet(store, key, std::move(bytes), out);
+  ActionParser parser;
+  StatusOr<std::vector<Action>> actions = parser.ParseCommit(bytes);
+  if (!actions.ok()) return actions.status().WithContext(Where(store, key));
+  for (Action& action : *actions) out.actions->push_back(std::move(action));
+  return OkStatus();
 }
 
 Status DuckDbParquetHandler::DecodeParquet(const ObjectStore& store, const std::string& key,
-                                           std::string bytes, std::vector<std::string>& out) {
+                                           std::string bytes, Sink out) {
   if (!parquet_internal::LooksLikeParquet(bytes)) {
     return DataLossError(Where(store, key) +
                          ": not a Parquet file (no PAR1 magic at its start "
                          "and end; " +
                          std::to_string(bytes.size()) + " bytes)");
   }
+  MemoryFile memory;
   TempFile file;
-  DC_RETURN_IF_ERROR(file.Write(bytes).WithContext(Where(store, key)));
-  bytes = std::string();  // the temp file holds it now
+  std::string path;
+  if (memory.Write(bytes)) {
+    path = memory.path();
+  } else {
+    DC_RETURN_IF_ERROR(file.Write(bytes).WithContext(Where(store, key)));
+    path = file.path();
+  }
+  bytes = std::string();  // the file holds it now
 
   Connection connection;
   if (duckdb_connect(db_->opened->get(), connection.out()) != DuckDBSuccess) {
     return InternalError("duckdb: cannot connect to the in-memory database");
   }
   const std::string sql =
-      "SELECT * FROM read_parquet(" + SqlString(file.path()) + ")";
+      "SELECT * FROM read_parquet(" + SqlString(path) + ")";
   Result result;
   if (duckdb_query(connection.get(), sql.c_str(), result.out()) !=
       DuckDBSuccess) {
@@ -192,8 +223,10 @@ Status DuckDbParquetHandler::DecodeParquet(const ObjectStore& store, const std::
     return DataLossError(Where(store, key) + ": DuckDB cannot read it: " +
                          (error != nullptr ? error : "unknown error"));
   }
-  return parquet_internal::AppendActionLines(result.get(), out)
-      .WithContext(Where(store, key));
+  const Status decoded = out.lines != nullptr
+                             ? parquet_internal::AppendActionLines(result.get(), *out.lines)
+                             : parquet_internal::AppendActions(result.get(), *out.actions);
+  return decoded.WithContext(Where(store, key));
 }
 
 }  // namespace deltacommit

@@ -243,7 +243,8 @@ std::string CheckLoad(const fs::path& table, const std::string& trimmed,
          std::to_string((*got)->active_files().size()) + " files)";
 }
 
-// (b) Every line is a known action; returns how many lines there were.
+// (b) Every line is a known action, and (c) ReadCheckpoint decodes the same
+// actions; returns how many lines there were.
 size_t CheckLinesParse(const fs::path& table,
                        const std::vector<std::string>& files,
                        ParquetHandler& handler) {
@@ -254,12 +255,21 @@ size_t CheckLinesParse(const fs::path& table,
   EXPECT_TRUE(lines.ok()) << lines.status().ToString();
   if (!lines.ok()) return 0;
   ActionParser parser;
+  std::vector<Action> parsed;
   for (const std::string& line : *lines) {
     auto action = parser.ParseLine(line);
     EXPECT_TRUE(action.ok()) << action.status().ToString() << "\n" << line;
     if (action.ok()) {
       EXPECT_FALSE(std::holds_alternative<UnknownAction>(*action)) << line;
+      parsed.push_back(std::move(action).value());
     }
+  }
+  // (c) Decoded without JSON, the same actions in the same order.
+  auto decoded = handler.ReadCheckpoint(store, keys);
+  EXPECT_TRUE(decoded.ok()) << decoded.status().ToString();
+  if (decoded.ok()) {
+    EXPECT_EQ(decoded->size(), parsed.size());
+    EXPECT_TRUE(*decoded == parsed) << "ReadCheckpoint differs from the parsed lines";
   }
   return lines->size();
 }

@@ -4,7 +4,8 @@
 // test installs, and counts calls of each kind.
 //
 // The rules are FaultInjector's (deltacommit/testing/fault_injector.h). A call's keys are
-// its checkpoint keys (ReadCheckpointActions: every part, in order);
+// its checkpoint keys (ReadCheckpointActions and ReadCheckpoint, one read
+// of every part in order, both under kReadCheckpointActions);
 // messages name the first.
 //
 // Thread-safety: safe for concurrent use; rules may be added or released
@@ -40,6 +41,8 @@ class FaultInjectingParquetHandler : public ForwardingParquetHandler,
 
   StatusOr<std::vector<std::string>> ReadCheckpointActions(
       ObjectStore& store, const std::vector<std::string>& keys) override;
+  StatusOr<std::vector<Action>> ReadCheckpoint(ObjectStore& store,
+                                               const std::vector<std::string>& keys) override;
   StatusOr<int64_t> WriteCheckpoint(
       ObjectStore& store, const std::string& key,
       const std::vector<std::string>& action_lines) override;

@@ -53,6 +53,12 @@ class DuckDbParquetHandler : public ParquetHandler {
   StatusOr<std::vector<std::string>> ReadCheckpointActions(
       ObjectStore& store, const std::vector<std::string>& keys) override;
 
+  // The same, decoded: adds and removes are built from DuckDB's vectors
+  // without JSON (checkpoint_actions.h). Also kInvalidArgument (or what the
+  // parser says) for an action that does not decode, naming the key.
+  StatusOr<std::vector<Action>> ReadCheckpoint(ObjectStore& store,
+                                               const std::vector<std::string>& keys) override;
+
   // Writes the action lines as a classic checkpoint in Delta Spark's
   // checkpoint schema (duckdb_checkpoint_writer.cc lists it): the lines go to
   // a temp JSON-lines file, DuckDB's read_json() types them with the
@@ -68,15 +74,20 @@ class DuckDbParquetHandler : public ParquetHandler {
   struct Database;
   DuckDbParquetHandler(std::unique_ptr<Database> db, int concurrent_reads);
 
+  // Where a read's actions go: as JSON lines, or decoded (one is set).
+  struct Sink {
+    std::vector<std::string>* lines = nullptr;
+    std::vector<Action>* actions = nullptr;
+  };
+
   // Appends the actions of the files `keys`, in order, to `out`.
-  Status ReadFiles(ObjectStore& store, const std::vector<std::string>& keys,
-                   std::vector<std::string>& out);
+  Status ReadFiles(ObjectStore& store, const std::vector<std::string>& keys, Sink out);
   // Appends the actions of one file (JSON lines or Parquet), whose bytes
   // are `bytes`, to `out`.
   Status DecodeFile(const ObjectStore& store, const std::string& key, std::string bytes,
-                    std::vector<std::string>& out);
+                    Sink out);
   Status DecodeParquet(const ObjectStore& store, const std::string& key, std::string bytes,
-                       std::vector<std::string>& out);
+                       Sink out);
 
   std::unique_ptr<Database> db_;
   const int concurrent_reads_;
