@@ -11,7 +11,11 @@
 //
 // The hinted load is also timed reading the commits after the checkpoint
 // K at a time (SnapshotRequest::concurrent_reads, default 16) against one
-// at a time: with --checkpoint well before --commits, a long tail.
+// at a time: with --checkpoint well before --commits, a long tail. And,
+// reading as a Table does on the store (1 at a time locally, K on S3), a
+// load through the checkpoint against one that replays every commit (the
+// log as if never checkpointed): with --checkpoint just before --commits,
+// what a checkpoint saves.
 //
 //   last_checkpoint_bench [--commits N] [--checkpoint C] [--adds A]
 //                         [--rounds R] [--posix DIR] [--no-s3]
@@ -79,6 +83,27 @@ std::string Commit(int version, int adds) {
   }
   return ActionsToCommit(actions);
 }
+
+// The log as if never checkpointed: no _last_checkpoint, and the listing
+// leaves out checkpoint files, so a load replays every commit.
+class CheckpointHidingLogStore : public ObjectStoreLogStore {
+ public:
+  using ObjectStoreLogStore::ObjectStoreLogStore;
+  StatusOr<std::string> Read(std::string_view key) override {
+    if (key == LastCheckpointPath()) return NotFoundError("hidden");
+    return ObjectStoreLogStore::Read(key);
+  }
+  StatusOr<std::vector<ObjectMeta>> List(Version from) override {
+    auto listed = ObjectStoreLogStore::List(from);
+    if (listed.ok()) {
+      std::erase_if(*listed, [](const ObjectMeta& m) {
+        return ParseLogPath(std::string_view(m.key).substr(kLogDir.size())).type !=
+               LogFileType::kCommit;
+      });
+    }
+    return listed;
+  }
+};
 
 // Counts the keys List returns, the listing's cost on S3 (1,000 a page).
 class CountingStore : public ForwardingObjectStore {
@@ -161,7 +186,10 @@ double Median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-void Measure(const char* name, ObjectStore& base, ParquetHandler& parquet, const Options& o) {
+// `table_reads`: the commits a Table reads at once on this store
+// (TableAdapters::ConcurrentReads: 1 locally, 16 on S3).
+void Measure(const char* name, ObjectStore& base, ParquetHandler& parquet, const Options& o,
+             int table_reads) {
   FaultInjectingObjectStore distant(base);
   if (o.get_latency_ms > 0) {
     distant.DelayEveryCall(ObjectStoreOp::kGet, std::chrono::milliseconds(o.get_latency_ms));
@@ -169,7 +197,8 @@ void Measure(const char* name, ObjectStore& base, ParquetHandler& parquet, const
   CountingStore store(distant);
   ObjectStoreLogStore with_hint(store, "bench");
   HintHidingLogStore without_hint(store, "bench");
-  std::vector<double> hint, no_hint, list_hint, list_all, ahead;
+  CheckpointHidingLogStore never_checkpointed(store, "bench");
+  std::vector<double> hint, no_hint, list_hint, list_all, ahead, through, replay;
   int64_t hint_keys = 0, no_hint_keys = 0;
   for (int r = 0; r < o.rounds; ++r) {  // interleaved, so noise hits both alike
     store.listed_keys = 0;
@@ -181,6 +210,8 @@ void Measure(const char* name, ObjectStore& base, ParquetHandler& parquet, const
     list_hint.push_back(ListMillis(with_hint, o.checkpoint));
     list_all.push_back(ListMillis(with_hint, 0));
     ahead.push_back(LoadMillis(with_hint, parquet, store, o, o.concurrent_reads));
+    through.push_back(LoadMillis(with_hint, parquet, store, o, table_reads));
+    replay.push_back(LoadMillis(never_checkpointed, parquet, store, o, table_reads));
   }
   const double best_hint = *std::min_element(hint.begin(), hint.end());
   const double best_no = *std::min_element(no_hint.begin(), no_hint.end());
@@ -198,6 +229,11 @@ void Measure(const char* name, ObjectStore& base, ParquetHandler& parquet, const
               "| one at a time: median %7.1f ms | ratio %.2f\n",
               name, o.commits - 1 - o.checkpoint, o.concurrent_reads, Median(ahead), Median(hint),
               Median(hint) / Median(ahead));
+  std::printf("%-6s as a table reads it (%d at a time), through the checkpoint at %d: median "
+              "%7.1f ms | replaying all %d commits: median %7.1f ms | replay/checkpoint ratio "
+              "%.2f\n",
+              name, table_reads, o.checkpoint, Median(through), o.commits, Median(replay),
+              Median(replay) / Median(through));
 }
 
 Options Parse(int argc, char** argv) {
@@ -251,7 +287,7 @@ int main(int argc, char** argv) {
   {
     PosixObjectStore posix(o.posix_dir);
     BuildTable(posix, **parquet, o);
-    Measure("local", posix, **parquet, o);
+    Measure("local", posix, **parquet, o, 1);
   }
   std::filesystem::remove_all(o.posix_dir);
 
@@ -262,7 +298,7 @@ int main(int argc, char** argv) {
   }
   testing::S3TestStore s3 = testing::NewS3TestStore("last-checkpoint-bench");
   BuildTable(*s3.store, **parquet, o);
-  Measure("s3", *s3.store, **parquet, o);
+  Measure("s3", *s3.store, **parquet, o, o.concurrent_reads);
   DeleteAll(*s3.store);
   return 0;
 }

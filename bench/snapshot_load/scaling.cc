@@ -49,6 +49,8 @@ struct Table {
   std::unique_ptr<ObjectStore> store;
   std::vector<double> load_s, raw_s;
   std::vector<double> checkpoint_read_s;  // ReadCheckpoint alone
+  double checkpoint_write_s = 0;  // WriteCheckpoint, once
+  int64_t checkpoint_rows = 0;    // actions in the checkpoint
 
   size_t FirstCommitRead() const { return static_cast<size_t>(checkpoint + 1); }
 };
@@ -82,9 +84,12 @@ Table Build(const char* store_name, std::unique_ptr<ObjectStore> store,
     ObjectStoreLogStore log_store(*t.store, store_name);
     auto snapshot = LoadSnapshot(log_store, SnapshotRequest{t.checkpoint, nullptr, nullptr});
     Check(snapshot.status(), "snapshot for the checkpoint");
+    const auto start = std::chrono::steady_clock::now();
     auto info = WriteCheckpoint(*t.store, parquet, **snapshot, SystemClock());
+    t.checkpoint_write_s = SecondsSince(start);
     Check(info.status(), "checkpoint");
     t.checkpoint_bytes = static_cast<double>(info->size_in_bytes);
+    t.checkpoint_rows = info->size;
   }
   for (int v = 0; v < commits; ++v) {
     const double size = static_cast<double>(log[static_cast<size_t>(v)].size());
@@ -192,6 +197,18 @@ int RunScaling(const ScalingOptions& o) {
               "| of which ReadCheckpoint | raw simdjson | load/raw | without/with |\n"
               "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (size_t i = 0; i + 1 < tables.size(); i += 2) PrintRow(tables[i], tables[i + 1]);
+  std::printf("\nCheckpoints written (WriteCheckpoint, once each) and read (ReadCheckpoint, "
+              "median):\n\n| store | checkpoint at | rows | write ms | write rows/s | read ms "
+              "| read rows/s |\n|---|---:|---:|---:|---:|---:|---:|\n");
+  for (const Table& t : tables) {
+    if (t.checkpoint < 0) continue;
+    const double read_s = Median(t.checkpoint_read_s);
+    const auto rows = static_cast<double>(t.checkpoint_rows);
+    std::printf("| %s | %lld | %lld | %.2f | %.0f | %.2f | %.0f |\n", t.store_name,
+                static_cast<long long>(t.checkpoint), static_cast<long long>(t.checkpoint_rows),
+                t.checkpoint_write_s * 1e3, rows / t.checkpoint_write_s, read_s * 1e3,
+                rows / read_s);
+  }
   std::filesystem::remove_all(o.posix_dir);
   return 0;
 }
