@@ -7,9 +7,17 @@
 // Parquet checkpoint, on the memory and the posix store (snapshot_load/
 // scaling.h; built only with the DuckDB Parquet adapter).
 //
+// --memory-per-file: the heap a loaded snapshot holds per active file
+// (glibc's mallinfo2 before and after the load, the log already in
+// memory), against the bytes of the add actions' JSON lines, for a log of
+// --commits x --adds files (default 1,000 x 1,000: a million files).
+//
 //   snapshot_load_bench [--commits N] [--adds N] [--rounds N] [--posix DIR]
 //   snapshot_load_bench --scaling [--lengths 100,300,...] [--adds N] [--rounds N]
 //                       [--posix DIR] [--no-memory]
+//   snapshot_load_bench --memory-per-file [--commits N] [--adds N]
+#include <malloc.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -43,6 +51,7 @@ struct Options {
   std::string posix_dir;
   bool scaling = false;
   bool memory = true;
+  bool memory_per_file = false;
   std::vector<int> lengths;
 };
 
@@ -81,6 +90,7 @@ Options Parse(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const bool has_value = i + 1 < argc;
     if (!std::strcmp(argv[i], "--scaling")) o.scaling = true;
+    else if (!std::strcmp(argv[i], "--memory-per-file")) o.memory_per_file = true;
     else if (!std::strcmp(argv[i], "--no-memory")) o.memory = false;
     else if (has_value && !std::strcmp(argv[i], "--commits")) o.commits = std::atoi(argv[++i]);
     else if (has_value && !std::strcmp(argv[i], "--adds")) o.adds = std::atoi(argv[++i]);
@@ -89,7 +99,7 @@ Options Parse(int argc, char** argv) {
     else if (has_value && !std::strcmp(argv[i], "--lengths")) o.lengths = ParseLengths(argv[++i]);
     else Usage((std::string("unknown or incomplete option ") + argv[i]).c_str());
   }
-  if (o.adds == 0) o.adds = o.scaling ? 2 : 100;
+  if (o.adds == 0) o.adds = o.scaling ? 2 : o.memory_per_file ? 1000 : 100;
   if (o.commits < 1 || o.adds < 1 || o.rounds < 1) {
     Usage("--commits, --adds and --rounds must be at least 1");
   }
@@ -117,6 +127,46 @@ int RunScaling(const Options& o) {
 #endif
 }
 
+// The bytes of the add lines among `commits` (each line with its newline).
+double AddLineBytes(const std::vector<std::string>& commits) {
+  double bytes = 0;
+  for (const std::string& commit : commits) {
+    size_t start = 0;
+    while (start < commit.size()) {
+      size_t end = commit.find('\n', start);
+      if (end == std::string::npos) end = commit.size();
+      if (commit.compare(start, 7, "{\"add\":") == 0) bytes += static_cast<double>(end - start + 1);
+      start = end + 1;
+    }
+  }
+  return bytes;
+}
+
+int RunMemoryPerFile(const Options& o) {
+  MemoryObjectStore memory;
+  std::vector<std::string> commits;
+  for (int v = 0; v < o.commits; ++v) {
+    commits.push_back(BenchCommit(v, o.adds));
+    if (!memory.Put(CommitPath(v), commits.back()).ok()) return 1;
+  }
+  const double add_bytes = AddLineBytes(commits);
+  commits.clear();
+  commits.shrink_to_fit();
+  const auto files = static_cast<double>(o.commits) * o.adds;
+  ObjectStoreLogStore log(memory, "memory");
+  malloc_trim(0);
+  const size_t before = mallinfo2().uordblks;
+  auto snapshot = LoadSnapshot(log, {});
+  if (!snapshot.ok()) Usage(snapshot.status().ToString().c_str());
+  malloc_trim(0);
+  const auto held = static_cast<double>(mallinfo2().uordblks - before);
+  std::printf("memory per active file: %.0f files, add actions' JSON %.1f MB (%.0f bytes a file) "
+              "| snapshot holds %.1f MB (%.0f bytes a file) | ratio %.2f\n",
+              files, add_bytes / 1e6, add_bytes / files, held / 1e6, held / files,
+              held / add_bytes);
+  return (*snapshot)->active_files().size() == static_cast<size_t>(files) ? 0 : 1;
+}
+
 }  // namespace
 }  // namespace deltacommit
 
@@ -124,6 +174,7 @@ int main(int argc, char** argv) {
   using namespace deltacommit;
   Options o = Parse(argc, argv);
   if (o.scaling) return RunScaling(o);
+  if (o.memory_per_file) return RunMemoryPerFile(o);
   std::vector<std::string> commits;
   double bytes = 0;
   MemoryObjectStore memory;
