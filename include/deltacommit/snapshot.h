@@ -15,6 +15,7 @@
 
 #include "deltacommit/actions.h"
 #include "deltacommit/clock.h"
+#include "deltacommit/file_map.h"
 #include "deltacommit/log_store.h"
 #include "deltacommit/parquet_handler.h"
 #include "deltacommit/status.h"
@@ -37,7 +38,7 @@ class Snapshot {
   Version version() const { return version_; }
   const Protocol& protocol() const { return protocol_; }
   const Metadata& metadata() const { return metadata_; }
-  const std::map<FileKey, AddFile>& active_files() const { return files_; }
+  const std::map<FileKey, AddFile>& active_files() const { return files_.map(); }
   // appId -> latest txn version.
   const std::map<std::string, int64_t>& app_versions() const { return app_versions_; }
   // appId -> the latest `txn` action itself (lastUpdated included), for
@@ -46,7 +47,7 @@ class Snapshot {
   // Remove tombstones: files removed and not added back since, for
   // checkpoints (VACUUM relies on them). All are kept here; CheckpointActions
   // leaves out those past the retention period.
-  const std::map<FileKey, RemoveFile>& tombstones() const { return tombstones_; }
+  const std::map<FileKey, RemoveFile>& tombstones() const { return tombstones_.map(); }
   // domain -> its current (not removed) domainMetadata.
   const std::map<std::string, DomainMetadata>& domain_metadata() const { return domains_; }
   // inCommitTimestamp of the latest commit, when it has one.
@@ -60,10 +61,13 @@ class Snapshot {
   Version version_ = -1;
   Protocol protocol_;
   Metadata metadata_;
-  std::map<FileKey, AddFile> files_;
+  // Shared with the snapshot this one was carried forward from, plus what
+  // changed since (file_map.h): a new version costs what changed, not the
+  // table's size.
+  FileMap<FileKey, AddFile> files_;
   std::map<std::string, int64_t> app_versions_;
   std::map<std::string, SetTransaction> txns_;
-  std::map<FileKey, RemoveFile> tombstones_;
+  FileMap<FileKey, RemoveFile> tombstones_;
   std::map<std::string, DomainMetadata> domains_;
   std::optional<int64_t> in_commit_timestamp_;
   int64_t size_in_bytes_ = 0;
@@ -74,7 +78,8 @@ class Snapshot {
 class LogReplay {
  public:
   LogReplay() = default;
-  // Continues from `base` (a copy of it): Apply the versions after it.
+  // Continues from `base` (a copy of it, sharing its files): Apply the
+  // versions after it.
   explicit LogReplay(const Snapshot& base);
 
   // Applies the actions of `version` (a checkpoint's actions use its version).

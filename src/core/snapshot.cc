@@ -79,12 +79,16 @@ Status LogReplay::Apply(Version version, std::vector<Action>&& actions) {
     return InvalidArgumentError("version " + std::to_string(version) + " has more than one " +
                                 type + " action for file \"" + key->path + "\"");
   };
+  // Before any key is taken: folding moves them.
+  s.files_.Compact();
+  s.tombstones_.Compact();
+  const auto drop_size = [&s](const AddFile& old) { s.size_in_bytes_ -= old.size; };
+  const auto keep = [](const RemoveFile&) {};
   for (Action& action : actions) {
     if (auto* r = std::get_if<RemoveFile>(&action)) {
       FileKey key = KeyOf(*r);
-      s.files_.erase(key);
-      auto [it, inserted] = s.tombstones_.insert_or_assign(std::move(key), std::move(*r));
-      removed.push_back(&it->first);
+      s.files_.Erase(key, drop_size);
+      removed.push_back(&s.tombstones_.InsertOrAssign(std::move(key), std::move(*r), keep));
     } else if (auto* p = std::get_if<Protocol>(&action)) {
       s.protocol_ = std::move(*p);
       has_protocol_ = true;
@@ -110,9 +114,9 @@ Status LogReplay::Apply(Version version, std::vector<Action>&& actions) {
     auto* a = std::get_if<AddFile>(&action);
     if (a == nullptr) continue;
     FileKey key = KeyOf(*a);
-    if (!s.tombstones_.empty()) s.tombstones_.erase(key);
-    auto [it, inserted] = s.files_.insert_or_assign(std::move(key), std::move(*a));
-    added.push_back(&it->first);
+    if (!s.tombstones_.empty()) s.tombstones_.Erase(key, keep);
+    s.size_in_bytes_ += a->size;
+    added.push_back(&s.files_.InsertOrAssign(std::move(key), std::move(*a), drop_size));
   }
   return repeated(added, "add");
 }
@@ -126,9 +130,7 @@ StatusOr<std::shared_ptr<const Snapshot>> LogReplay::Finish() {
     return FailedPreconditionError(at + ": missing metaData action (the log never sets one)");
   }
   DC_RETURN_IF_ERROR(CheckReadSupported(snapshot_->protocol_).WithContext(at));
-  int64_t total = 0;
-  for (const auto& [key, add] : snapshot_->files_) total += add.size;
-  snapshot_->size_in_bytes_ = total;
+  // size_in_bytes_ is kept as files come and go (Apply).
   return std::shared_ptr<const Snapshot>(std::move(snapshot_));
 }
 
