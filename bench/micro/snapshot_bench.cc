@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -66,8 +67,8 @@ void BM_ReplayAdds(benchmark::State& state) {
     }
     auto snapshot = replay.Finish();
     if (!applied.ok() || !snapshot.ok()) {
-      state.SkipWithError(("replay: " + (applied.ok() ? snapshot.status() : applied).ToString())
-                              .c_str());
+      state.SkipWithError(
+          ("replay: " + (applied.ok() ? snapshot.status() : applied).ToString()).c_str());
       break;
     }
     benchmark::DoNotOptimize(snapshot);
@@ -75,8 +76,47 @@ void BM_ReplayAdds(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * state.range(0));
 }
 
+// A warm writer's step: the snapshot it holds (N active files) carried
+// forward by one commit of one add, as Table::Commit applies its own commit
+// and UpdateSnapshot applies another writer's. Each iteration carries the
+// previous one's result forward, as a long-lived writer does.
+void BM_CarryForwardOneCommit(benchmark::State& state) {
+  ActionParser parser;
+  LogReplay first;
+  Version version = 0;
+  for (int v = 0; v < Commits(state); ++v, ++version) {
+    auto actions = parser.ParseCommit(bench::BenchCommit(v, kAddsPerCommit));
+    if (!actions.ok() || !first.Apply(version, std::move(*actions)).ok()) std::abort();
+  }
+  auto held = first.Finish();
+  if (!held.ok()) std::abort();
+  std::shared_ptr<const Snapshot> snapshot = *held;
+  for (auto _ : state) {
+    state.PauseTiming();
+    auto actions = parser.ParseCommit(bench::BenchCommit(static_cast<int>(version) + 1'000'000, 1));
+    if (!actions.ok()) std::abort();
+    state.ResumeTiming();
+    LogReplay replay(*snapshot);
+    auto next = replay.Apply(version++, std::move(*actions)).ok()
+                    ? replay.Finish()
+                    : StatusOr<std::shared_ptr<const Snapshot>>(InternalError("apply"));
+    if (!next.ok()) {
+      state.SkipWithError(next.status().ToString().c_str());
+      break;
+    }
+    snapshot = *next;
+  }
+  state.counters["files"] = static_cast<double>(snapshot->active_files().size());
+}
+
 BENCHMARK(BM_LoadSnapshotMemory)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ReplayAdds)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CarryForwardOneCommit)
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Arg(100000)
+    ->Arg(1000000)
+    ->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace deltacommit
