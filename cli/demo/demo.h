@@ -4,7 +4,9 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <map>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -24,9 +26,13 @@ void RegisterDemoWorkers(CLI::App& app, int* exit_code);
 // A commit's outcome as the demo's processes record it (one JSON line).
 nlohmann::json DemoOutcomeJson(const CommitOutcome& outcome);
 // The table's remote calls by kind so far (DELTACOMMIT_METER=1; empty
-// without it), and those since `before`, for a process's JSON lines.
+// without it).
 std::map<std::string, int64_t> CallCounts(const TableAdapters& table);
-nlohmann::json CallsSince(const TableAdapters& table, const std::map<std::string, int64_t>& before);
+// Completes `line` (one attempt of a demo process) with its start, its
+// latency since `start` and the remote calls since `before`, and writes it.
+void WriteAttemptLine(std::ostream& out, nlohmann::json line,
+                      std::chrono::steady_clock::time_point start, int64_t start_ms,
+                      const TableAdapters& table, const std::map<std::string, int64_t>& before);
 // demo-primitive (demo/primitive.cc): the raw store primitive `bench` measures.
 void RegisterDemoPrimitive(CLI::App& app, int* exit_code);
 // demo-appender and demo-compactor (demo/appender.cc).

@@ -10,9 +10,8 @@
 #include <fstream>
 #include <map>
 #include <memory>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "deltacommit/log_path.h"
 #include "deltacommit/table.h"
@@ -87,12 +86,10 @@ int RunPrimitive(const PrimitiveArgs& a) {
     if (Status st = Call(a.primitive, adapters, key); !st.ok()) {
       return ReportError(st.WithContext(a.primitive + " of " + key));
     }
-    nlohmann::json line{{"result", "committed"}, {"version", i + 1}, {"attempts", 1},
-                        {"batch", i},           {"path", key},       {"start_ms", start_ms}};
-    line["latency_ms"] =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    if (adapters.meter != nullptr) line["calls"] = CallsSince(adapters, before);
-    out << line.dump() << "\n" << std::flush;
+    WriteAttemptLine(
+        out,
+        {{"result", "committed"}, {"version", i + 1}, {"attempts", 1}, {"batch", i}, {"path", key}},
+        start, start_ms, adapters, before);
   }
   return kExitOk;
 }

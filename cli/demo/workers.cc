@@ -109,12 +109,9 @@ int RunWriter(const WriterArgs& a) {
     nlohmann::json line = DemoOutcomeJson(*outcome);
     line["batch"] = b;
     line["path"] = path;
-    // A commit's cost as a writer sees it: the snapshot load and the commit.
-    line["start_ms"] = start_ms;
-    line["latency_ms"] =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    if (adapters.meter != nullptr) line["calls"] = CallsSince(adapters, calls_before);
-    out << line.dump() << "\n" << std::flush;
+    // A commit's cost as a writer sees it: bringing the table up to date
+    // (where the commit needs it) and the commit.
+    WriteAttemptLine(out, std::move(line), start, start_ms, adapters, calls_before);
   }
   return kExitOk;
 }
@@ -126,10 +123,18 @@ std::map<std::string, int64_t> CallCounts(const TableAdapters& table) {
   return table.meter->Counts();
 }
 
-nlohmann::json CallsSince(const TableAdapters& table, const std::map<std::string, int64_t>& before) {
-  nlohmann::json calls = nlohmann::json::object();
-  for (const auto& [kind, n] : CallCounts(table)) calls[kind] = n - before.at(kind);
-  return calls;
+void WriteAttemptLine(std::ostream& out, nlohmann::json line,
+                      std::chrono::steady_clock::time_point start, int64_t start_ms,
+                      const TableAdapters& table, const std::map<std::string, int64_t>& before) {
+  line["start_ms"] = start_ms;
+  line["latency_ms"] =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (table.meter != nullptr) {
+    nlohmann::json calls = nlohmann::json::object();
+    for (const auto& [kind, n] : CallCounts(table)) calls[kind] = n - before.at(kind);
+    line["calls"] = std::move(calls);
+  }
+  out << line.dump() << "\n" << std::flush;
 }
 
 nlohmann::json DemoOutcomeJson(const CommitOutcome& o) {

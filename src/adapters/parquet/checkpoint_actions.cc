@@ -34,11 +34,17 @@ enum class Slot {
 
 enum class DvSlot { kUnknown, kStorageType, kPathOrInlineDv, kOffset, kSizeInBytes, kCardinality };
 
-struct FieldSlot {
+// A field read typed: its name, where it goes, and the DuckDB type it must
+// have.
+template <typename SlotT>
+struct NamedSlot {
   std::string_view name;
-  Slot slot;
+  SlotT slot;
   duckdb_type id;
 };
+
+using FieldSlot = NamedSlot<Slot>;
+using DvFieldSlot = NamedSlot<DvSlot>;
 
 constexpr FieldSlot kFileFields[] = {
     {"path", Slot::kPath, DUCKDB_TYPE_VARCHAR},
@@ -54,12 +60,6 @@ constexpr FieldSlot kFileFields[] = {
     {"clusteringProvider", Slot::kClusteringProvider, DUCKDB_TYPE_VARCHAR},
     {"deletionTimestamp", Slot::kDeletionTimestamp, DUCKDB_TYPE_BIGINT},
     {"extendedFileMetadata", Slot::kExtendedFileMetadata, DUCKDB_TYPE_BOOLEAN},
-};
-
-struct DvFieldSlot {
-  std::string_view name;
-  DvSlot slot;
-  duckdb_type id;
 };
 
 constexpr DvFieldSlot kDvFields[] = {
