@@ -273,7 +273,10 @@ class Table {
   // versions (service, coordinated) reads the snapshot held instead: the
   // service puts it on its latest version and checks it against every
   // commit since (txn versions, protocol and metadata changes), so the log
-  // need not be listed; the commit is then one call to the service.
+  // need not be listed; the commit is then one call to the service. When
+  // that ends in a conflict (the protocol or metadata changed since the
+  // held version), the append is tried once more on the latest snapshot,
+  // as it would have been had it listed first.
   StatusOr<CommitOutcome> Commit(std::vector<Action> actions, CommitOptions options = {});
 
   // Converts `inputs` to Parquet data files matching the table's schema
@@ -329,6 +332,9 @@ class Table {
   struct State;
   explicit Table(std::shared_ptr<State> state) : state_(std::move(state)) {}
   Clock& clock() const;
+  // Commit(actions, options) on `read`.
+  StatusOr<CommitOutcome> CommitOn(std::shared_ptr<const deltacommit::Snapshot> read,
+                                   std::vector<Action> actions, CommitOptions options);
   friend StatusOr<Table> OpenTable(std::string_view uri, TableOptions options);
   std::shared_ptr<State> state_;
 };

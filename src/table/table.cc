@@ -209,15 +209,32 @@ bool IsBlindAppend(const std::vector<Action>& actions, const CommitOptions& opti
 }  // namespace
 
 StatusOr<CommitOutcome> Table::Commit(std::vector<Action> actions, CommitOptions options) {
+  if (!options.read_version && IsBlindAppend(actions, options) &&
+      state_->adapters->log->AssignsVersions()) {
+    if (std::shared_ptr<const deltacommit::Snapshot> held = state_->Latest()) {
+      // The service rebases it (see table.h). A conflict means the held
+      // snapshot is too old to append on (the protocol or metadata changed
+      // since): try once more on the latest, as the append would have been
+      // had it listed first. (An error is returned as it is: after an
+      // unknown outcome a second try could append twice.)
+      StatusOr<CommitOutcome> outcome = CommitOn(held, actions, options);
+      if (!outcome.ok() || outcome->result != CommitResult::kConflict) return outcome;
+      StatusOr<std::shared_ptr<const deltacommit::Snapshot>> latest = Update();
+      if (!latest.ok() || (*latest)->version() == held->version()) return outcome;
+      return CommitOn(*latest, std::move(actions), std::move(options));
+    }
+  }
   std::shared_ptr<const deltacommit::Snapshot> read;
   if (options.read_version) {
     DC_ASSIGN_OR_RETURN(read, SnapshotAt(*options.read_version));
-  } else if (IsBlindAppend(actions, options) && state_->adapters->log->AssignsVersions()) {
-    read = state_->Latest();  // the service rebases it (see table.h)
-  }
-  if (read == nullptr) {
+  } else {
     DC_ASSIGN_OR_RETURN(read, Update());
   }
+  return CommitOn(std::move(read), std::move(actions), std::move(options));
+}
+
+StatusOr<CommitOutcome> Table::CommitOn(std::shared_ptr<const deltacommit::Snapshot> read,
+                                        std::vector<Action> actions, CommitOptions options) {
   for (const PartitionPredicate& p : options.read_predicates) {
     DC_RETURN_IF_ERROR(CheckReadPredicate(p, read->metadata())
                            .WithContext(state_->Context() + ": read predicate"));
