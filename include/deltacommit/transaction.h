@@ -37,6 +37,10 @@
 
 namespace deltacommit {
 
+// One of the process's writer appIds, held by one append at a time
+// (transaction.cc).
+struct WriterLane;
+
 struct TransactionOptions {
   std::string operation = "WRITE";
   // Operation parameters as raw JSON values (strings keep their quotes).
@@ -55,12 +59,12 @@ struct TransactionOptions {
 };
 
 enum class CommitResult {
-  kCommitted,         // written at `version`
+  kCommitted,  // written at `version`
   // The txn (appId, version) was already in the log: `version` is the log
   // version where this was seen (the read snapshot's or the winner's); the
   // txn landed at or before it (a checkpoint does not say exactly where).
   kAlreadyCommitted,
-  kConflict,          // a concurrent commit conflicts; see `conflict`
+  kConflict,  // a concurrent commit conflicts; see `conflict`
 };
 
 struct CommitOutcome {
@@ -147,6 +151,9 @@ class Transaction {
   ReadSet read_;
   std::vector<Action> actions_;
   std::optional<SetTransaction> app_txn_;
+  // The writer appId of an append sent without a txn of its own, held
+  // until the transaction ends; then another append may take it.
+  std::shared_ptr<const WriterLane> writer_lane_;
   std::string txn_id_;
   std::optional<int64_t> last_winner_ict_;
   std::optional<std::string> committed_content_;

@@ -1,9 +1,13 @@
 #include "deltacommit/transaction.h"
 
+#include <unistd.h>
+
 #include <algorithm>
-#include <atomic>
+#include <memory>
+#include <mutex>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "deltacommit/action_json.h"
 #include "deltacommit/commit_coordinator.h"
@@ -12,6 +16,12 @@
 #include "deltacommit/table_features.h"
 
 namespace deltacommit {
+
+struct WriterLane {
+  std::string app_id;
+  int64_t version = 0;  // the txn version of the append holding it
+};
+
 namespace {
 
 template <typename T>
@@ -23,15 +33,50 @@ const T* FindLast(const std::vector<Action>& actions) {
   return found;
 }
 
-// This process's appId for the blind appends it sends without one of
-// their own, and the txn version of its next one.
-const std::string& WriterAppId() {
-  static const std::string id = "deltacommit-writer-" + NewUuid();
-  return id;
-}
-int64_t NextWriterTxnVersion() {
-  static std::atomic<int64_t> next{1};
-  return next++;
+// Appends sent without a txn of their own carry one of the process's
+// writer appIds, so that the service can tell a resend from a new append.
+// The service takes an appId's version at or below the newest it has seen
+// as a resend and answers "duplicate", writing nothing: an appId is
+// therefore used by one append at a time, so that its versions reach the
+// service in the order they were taken. (One appId for the whole process
+// let two threads' appends cross on the way, and the one numbered lower,
+// arriving second, was dropped as a duplicate.) AppIds are reused: a
+// process adds to the table's txns as many as it ran appends at once.
+class WriterLanes {
+ public:
+  std::shared_ptr<const WriterLane> Take() {
+    std::lock_guard lock(mu_);
+    if (pid_ != getpid()) {  // a forked child: its parent's appIds are the parent's
+      free_.clear();
+      pid_ = getpid();
+    }
+    auto lane = std::make_unique<WriterLane>();
+    if (free_.empty()) {
+      lane->app_id = "deltacommit-writer-" + NewUuid();
+    } else {
+      *lane = std::move(free_.back());
+      free_.pop_back();
+    }
+    ++lane->version;
+    return std::shared_ptr<const WriterLane>(
+        lane.release(), [this, pid = pid_](const WriterLane* done) { Give(pid, done); });
+  }
+
+ private:
+  void Give(pid_t taken_by, const WriterLane* done) {
+    std::unique_ptr<const WriterLane> owned(done);
+    std::lock_guard lock(mu_);
+    if (taken_by == pid_) free_.push_back(*owned);
+  }
+
+  std::mutex mu_;
+  pid_t pid_ = 0;
+  std::vector<WriterLane> free_;
+};
+
+WriterLanes& ProcessWriterLanes() {
+  static auto* lanes = new WriterLanes();  // never destroyed: lanes end with the process
+  return *lanes;
 }
 
 }  // namespace
@@ -181,12 +226,11 @@ StatusOr<std::optional<Conflict>> Transaction::CheckWinner(Version version,
   CurrentTransaction current;
   current.read = &read_;
   current.actions = &actions_;
-  current.is_blind_append = !read_.whole_table && read_.predicates.empty() &&
-                            read_.files.empty() &&
-                            std::none_of(actions_.begin(), actions_.end(), [](const Action& a) {
-                              return std::holds_alternative<RemoveFile>(a) ||
-                                     std::holds_alternative<AddCdcFile>(a);
-                            });
+  current.is_blind_append =
+      !read_.whole_table && read_.predicates.empty() && read_.files.empty() &&
+      std::none_of(actions_.begin(), actions_.end(), [](const Action& a) {
+        return std::holds_alternative<RemoveFile>(a) || std::holds_alternative<AddCdcFile>(a);
+      });
   current.table_partitioned = !read_snapshot_->metadata().partition_columns.empty();
   current.isolation_level = options_.isolation_level;
   return CheckConflict(current, version, winner);
@@ -269,21 +313,25 @@ bool Transaction::IsBlindAppend() const {
 }
 
 StatusOr<std::optional<CommitOutcome>> Transaction::CommitAssigned() {
-  if (!app_txn_) SetAppTransaction(WriterAppId(), NextWriterTxnVersion());
+  if (!app_txn_) {
+    writer_lane_ = ProcessWriterLanes().Take();
+    SetAppTransaction(writer_lane_->app_id, writer_lane_->version);
+  }
   const int64_t sent_timestamp = NextInCommitTimestamp();
   const int64_t now = clock_.NowMillis();
   StatusOr<BlindAppendResult> appended =
       log_.AppendBlind(read_version(), BuildCommit(sent_timestamp, now));
   if (!appended.ok()) {
-    if (appended.status().code() == StatusCode::kFailedPrecondition) return std::optional<CommitOutcome>();
+    if (appended.status().code() == StatusCode::kFailedPrecondition)
+      return std::optional<CommitOutcome>();
     return appended.status();
   }
   // Alone in the version after the one read, the append is, as a snapshot
   // reads it, this transaction's actions under the service's commitInfo,
   // of which only the in-commit timestamp counts: the reply gives it. (A
   // blind append holds no protocol or metaData: the read snapshot's rule.)
-  const bool alone = !appended->duplicate && appended->merged == 1 &&
-                     appended->version == read_version() + 1;
+  const bool alone =
+      !appended->duplicate && appended->merged == 1 && appended->version == read_version() + 1;
   const bool ict =
       InCommitTimestampsEnabled(read_snapshot_->protocol(), read_snapshot_->metadata());
   if (alone && (!ict || appended->in_commit_timestamp)) {

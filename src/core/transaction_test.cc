@@ -1,6 +1,8 @@
 #include "deltacommit/transaction.h"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <thread>
 
@@ -38,6 +40,33 @@ class AlwaysBeatenLogStore : public LogStore {
   }
   StatusOr<std::vector<ObjectMeta>> List(Version from) override { return log_.List(from); }
   StatusOr<std::string> Read(std::string_view key) override { return log_.Read(key); }
+
+ private:
+  LogStore& log_;
+};
+
+// A log store whose service would assign versions but declines every
+// append (the Transaction then commits it with a version), recording the
+// writer appId each append was offered with.
+class AppIdRecordingLogStore : public LogStore {
+ public:
+  explicit AppIdRecordingLogStore(LogStore& log) : log_(log) {}
+  std::string Describe() const override { return log_.Describe(); }
+  Status Write(Version version, std::string_view content) override {
+    return log_.Write(version, content);
+  }
+  StatusOr<std::vector<ObjectMeta>> List(Version from) override { return log_.List(from); }
+  StatusOr<std::string> Read(std::string_view key) override { return log_.Read(key); }
+  bool AssignsVersions() const override { return true; }
+  StatusOr<BlindAppendResult> AppendBlind(Version, std::string_view content) override {
+    constexpr std::string_view kAppId = R"("appId":")";
+    const size_t at = content.find(kAppId);
+    if (at == std::string_view::npos) return InternalError("no txn in the append");
+    const size_t start = at + kAppId.size();
+    offered.emplace_back(content.substr(start, content.find('"', start) - start));
+    return FailedPreconditionError("append_unavailable");
+  }
+  std::vector<std::string> offered;
 
  private:
   LogStore& log_;
@@ -125,8 +154,8 @@ TEST_F(TransactionTest, EachWinningCommitIsReadOnce) {
   store_.ResetCallCounts();
   CommitOutcome o = CommitAdds(stale, {"z.parquet"});
   EXPECT_EQ(o.rebases, 2);
-  EXPECT_EQ(store_.CallCount(ObjectStoreOp::kGet), 2);  // versions 1 and 2, once each
-  EXPECT_EQ(store_.CallCount(ObjectStoreOp::kList), 1);  // what was committed meanwhile
+  EXPECT_EQ(store_.CallCount(ObjectStoreOp::kGet), 2);          // versions 1 and 2, once each
+  EXPECT_EQ(store_.CallCount(ObjectStoreOp::kList), 1);         // what was committed meanwhile
   EXPECT_EQ(store_.CallCount(ObjectStoreOp::kPutIfAbsent), 2);  // lost 1, wrote 3
 }
 
@@ -224,6 +253,51 @@ TEST_F(TransactionTest, AppTransactionMakesRetryIdempotent) {
   EXPECT_EQ(again.Commit()->result, CommitResult::kAlreadyCommitted);
   EXPECT_EQ(Latest()->version(), 1);
   EXPECT_EQ(Latest()->AppVersion("job-1"), 5);
+}
+
+// An append without a txn of its own takes a writer appId held by no
+// other append of the process; one after another reuse it. A forked child
+// starts with none of its parent's: both would number their appends alike.
+TEST_F(TransactionTest, AppendsWithoutATxnTakeAWriterAppIdNoOtherAppendHolds) {
+  AppIdRecordingLogStore log(log_);
+  auto offer = [&](const std::string& path) {
+    Transaction txn(log, Latest(), {}, clock_, sleeper_);
+    txn.AddAction(Add(path));
+    auto outcome = txn.Commit();
+    EXPECT_TRUE(outcome.ok()) << outcome.status().ToString();
+    return log.offered.empty() ? std::string() : log.offered.back();
+  };
+  const std::string first = offer("a.parquet");
+  ASSERT_FALSE(first.empty());
+  EXPECT_EQ(offer("b.parquet"), first) << "reused once the first append ended";
+  {
+    Transaction held(log, Latest(), {}, clock_, sleeper_);
+    held.AddAction(Add("c.parquet"));
+    ASSERT_TRUE(held.Commit().ok());
+    const std::string held_id = log.offered.back();
+    EXPECT_NE(offer("d.parquet"), held_id) << "taken while `held` holds its appId";
+  }
+  int pipe_fds[2];
+  ASSERT_EQ(pipe(pipe_fds), 0);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    const std::string id = offer("child.parquet");
+    const bool written = write(pipe_fds[1], id.data(), id.size()) == ssize_t(id.size());
+    _exit(written ? 0 : 1);
+  }
+  close(pipe_fds[1]);
+  std::string from_child(128, '\0');
+  const ssize_t n = read(pipe_fds[0], from_child.data(), from_child.size());
+  close(pipe_fds[0]);
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  ASSERT_GT(n, 0);
+  from_child.resize(static_cast<size_t>(n));
+  EXPECT_TRUE(from_child.starts_with("deltacommit-writer-")) << from_child;
+  EXPECT_NE(from_child, first) << "the child's appIds are its own";
+  EXPECT_EQ(offer("e.parquet"), first) << "the parent's stay its own";
 }
 
 TEST_F(TransactionTest, GivesUpAfterMaxAttemptsWithClearError) {

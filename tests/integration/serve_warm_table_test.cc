@@ -7,18 +7,26 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <condition_variable>
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <ostream>
 #include <set>
 #include <string>
+#include <thread>
 
 #include "common/serve_process.h"
+#include "deltacommit/clock.h"
 #include "deltacommit/log_path.h"
+#include "deltacommit/logstore/coordinated_log_store.h"
+#include "deltacommit/logstore/service_log_store.h"
 #include "deltacommit/metering.h"
+#include "deltacommit/step_hooks.h"
 #include "deltacommit/table.h"
+#include "deltacommit/table/table_adapters.h"
 #include "service/config/auth.h"
 
 namespace deltacommit::testing {
@@ -234,6 +242,85 @@ TEST_P(ServeWarmTableTest, AnAppendOnAHeldSnapshotOlderThanAMetadataChangeIsTrie
   EXPECT_EQ(fresh.version, 4);
   EXPECT_EQ(fresh.files, (std::set<std::string>{"a0.parquet", "a1.parquet", "a2.parquet"}));
   EXPECT_THAT(fresh.configuration, ::testing::HasSubstr("delta.appendOnly=true;"));
+}
+
+// Holds the first append to reach the service until a second has been
+// answered: the second overtakes it on the way.
+class OvertakingHooks : public StepHooks {
+ public:
+  Status AtStep(std::string_view step) override {
+    if (step != "service/before-append") return OkStatus();
+    std::unique_lock lock(mu_);
+    if (arrived_++ == 0) {
+      changed_.notify_all();
+      changed_.wait(lock, [&] { return overtaken_; });
+    }
+    return OkStatus();
+  }
+  void AwaitFirst() {
+    std::unique_lock lock(mu_);
+    changed_.wait(lock, [&] { return arrived_ > 0; });
+  }
+  void ReleaseFirst() {
+    std::lock_guard lock(mu_);
+    overtaken_ = true;
+    changed_.notify_all();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable changed_;
+  int arrived_ = 0;
+  bool overtaken_ = false;
+};
+
+// Two threads of one process append without a txn of their own; the one
+// that started first reaches the service last. Both land: each append
+// carries the writer appId of its own, so the later one is not taken for
+// a resend of the other.
+TEST_P(ServeWarmTableTest, ConcurrentAppendsWithoutATxnThatOvertakeEachOtherBothLand) {
+  Create(false);
+  Table table = Open();
+  StatusOr<std::shared_ptr<const Snapshot>> read = table.Update();
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  TableAdapters& adapters = table.adapters();
+  OvertakingHooks hooks;
+  std::unique_ptr<LogStore> log;
+  if (GetParam() == CommitMode::kService) {
+    log = std::make_unique<ServiceLogStore>(*adapters.store, *adapters.service,
+                                            adapters.service_table, &hooks);
+  } else {
+    log = std::make_unique<CoordinatedLogStore>(*adapters.store, *adapters.service,
+                                                adapters.service_table, &hooks);
+  }
+  auto append = [&](const std::string& name) {
+    Transaction txn(*log, *read, {}, SystemClock(), RealSleeper());
+    txn.AddAction(File(name));
+    return txn.Commit();
+  };
+  StatusOr<CommitOutcome> first = InternalError("not run");
+  std::thread started_first([&] { first = append("first"); });
+  hooks.AwaitFirst();
+  StatusOr<CommitOutcome> second = append("second");
+  hooks.ReleaseFirst();
+  started_first.join();
+  ASSERT_TRUE(second.ok()) << second.status().ToString();
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  EXPECT_EQ(second->result, CommitResult::kCommitted);
+  EXPECT_EQ(first->result, CommitResult::kCommitted) << "the overtaken append is not a resend";
+  EXPECT_EQ(second->version, 1);
+  EXPECT_EQ(first->version, 2);
+  // Appends one after another reuse an appId: the table's txns grow with
+  // the appends run at once, not with the appends.
+  for (const char* name : {"third", "fourth"}) {
+    StatusOr<CommitOutcome> next = append(name);
+    ASSERT_TRUE(next.ok()) << next.status().ToString();
+    EXPECT_EQ(next->result, CommitResult::kCommitted) << name;
+  }
+  const Held fresh = Fresh();
+  EXPECT_EQ(fresh.files, (std::set<std::string>{"first.parquet", "second.parquet", "third.parquet",
+                                                "fourth.parquet"}));
+  EXPECT_EQ(fresh.txns.size(), 2u) << "an appId each of the two at once, reused after";
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, ServeWarmTableTest,
