@@ -1,5 +1,8 @@
 # Finds DuckDB's C API (duckdb.h + libduckdb.so) and defines the IMPORTED
-# target duckdb::duckdb. Only the Parquet adapter links it; the core never does.
+# target duckdb::loaded: DuckDB as the Parquet adapter uses it. Only the
+# adapter links it; the core never does. Nothing links libduckdb.so itself:
+# the adapter loads it on first use (src/adapters/parquet/duckdb_api.h), so
+# programs that never read or write Parquet never pay for loading it.
 #
 # Where it looks, first match wins:
 #   1. DUCKDB_ROOT (cache variable, else environment variable): either the
@@ -7,8 +10,8 @@
 #      and libduckdb.so side by side in one folder) or {include,lib}/.
 #   2. ${PROJECT_SOURCE_DIR}/.deps/duckdb, filled by scripts/fetch-duckdb.sh
 #      (DuckDB 1.4.4 from npm, see docs in that script).
-# The library's folder is put in the build RPATH so test binaries run from the
-# build tree without LD_LIBRARY_PATH.
+# The library's folder is put in the RUNPATH of every program or module
+# linking the adapter, where its dlopen finds libduckdb.so.
 include_guard(GLOBAL)
 
 set(DUCKDB_ROOT "$ENV{DUCKDB_ROOT}" CACHE PATH
@@ -50,17 +53,14 @@ if(NOT DUCKDB_INCLUDE_DIR OR NOT DUCKDB_LIBRARY)
     "include/ and lib/.")
 endif()
 
-if(NOT TARGET duckdb::duckdb)
-  add_library(duckdb::duckdb SHARED IMPORTED GLOBAL)
-  set_target_properties(duckdb::duckdb PROPERTIES
-    IMPORTED_LOCATION "${DUCKDB_LIBRARY}"
-    IMPORTED_SONAME "libduckdb.so"
+if(NOT TARGET duckdb::loaded)
+  add_library(duckdb::loaded INTERFACE IMPORTED GLOBAL)
+  get_filename_component(DUCKDB_LIBRARY_DIR "${DUCKDB_LIBRARY}" DIRECTORY)
+  set_target_properties(duckdb::loaded PROPERTIES
     # An IMPORTED target's include directories are SYSTEM for its consumers
     # (CMake's default), so DuckDB's header is not held to our warnings.
-    INTERFACE_INCLUDE_DIRECTORIES "${DUCKDB_INCLUDE_DIR}")
-  get_filename_component(DUCKDB_LIBRARY_DIR "${DUCKDB_LIBRARY}" DIRECTORY)
-  # Consumers get the folder in their RPATH (build tree and install).
-  set_property(TARGET duckdb::duckdb APPEND PROPERTY
+    INTERFACE_INCLUDE_DIRECTORIES "${DUCKDB_INCLUDE_DIR}"
+    INTERFACE_LINK_LIBRARIES "${CMAKE_DL_LIBS}"
     INTERFACE_LINK_OPTIONS "LINKER:-rpath,${DUCKDB_LIBRARY_DIR}")
-  message(STATUS "DuckDB: ${DUCKDB_LIBRARY}")
+  message(STATUS "DuckDB: ${DUCKDB_LIBRARY} (loaded on first use)")
 endif()

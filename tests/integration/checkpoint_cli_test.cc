@@ -3,12 +3,12 @@
 // _last_checkpoint appear, later reads use them, an existing checkpoint is
 // never replaced, and a failing automatic checkpoint never fails the commit.
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "common/cli_runner.h"
 #include "common/test_servers.h"
@@ -24,7 +24,8 @@ using testing::CliResult;
 using testing::RunCli;
 
 void Commit(const std::string& table, int n) {
-  CliResult r = RunCli({"commit", table, "--actions", "-"}, AddLine("f" + std::to_string(n) + ".parquet"));
+  CliResult r =
+      RunCli({"commit", table, "--actions", "-"}, AddLine("f" + std::to_string(n) + ".parquet"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
 }
 
@@ -40,6 +41,64 @@ class CheckpointCliTest : public ::testing::Test {
   TempDir dir_;
   std::string table_ = dir_.path();
 };
+
+// Whether the CLI run with `args` loaded DuckDB's library (the dynamic
+// loader's own account of the files it opened, LD_DEBUG=files).
+bool LoadsDuckDb(const std::vector<std::string>& args, const std::string& stdin_data = {}) {
+  setenv("LD_DEBUG", "files", 1);
+  CliResult r = RunCli(args, stdin_data);
+  unsetenv("LD_DEBUG");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("file="), std::string::npos) << "the loader reported nothing";
+  return r.err.find("libduckdb.so") != std::string::npos;
+}
+
+// DuckDB is loaded on first use (src/adapters/parquet/duckdb_api.h): the
+// commands that never read or write Parquet do not pay for it.
+TEST_F(CheckpointCliTest, OnlyCommandsThatTouchParquetLoadDuckDb) {
+  ASSERT_EQ(RunCli({"create", table_, "--schema", "id:long"}).exit_code, 0);
+  EXPECT_FALSE(LoadsDuckDb({"--version"}));
+  EXPECT_FALSE(LoadsDuckDb({"commit", table_, "--actions", "-"}, AddLine("f1.parquet")));
+  EXPECT_FALSE(LoadsDuckDb({"snapshot", table_}));
+  EXPECT_FALSE(LoadsDuckDb({"history", table_}));
+  EXPECT_TRUE(LoadsDuckDb({"checkpoint", table_}));
+  EXPECT_TRUE(LoadsDuckDb({"snapshot", table_})) << "it reads the checkpoint";
+}
+
+// On a machine without DuckDB (here: a copy of the CLI whose RUNPATH names
+// a folder that does not exist), the commands that need Parquet fail with
+// a clear error, and the others work.
+TEST_F(CheckpointCliTest, WithoutDuckDbOnlyTheCommandsThatNeedItFailAndSayWhy) {
+  const std::string folder = DC_DUCKDB_LIBRARY_DIR;
+  std::string binary = testing::Slurp(testing::CliPath());
+  const size_t at = binary.find(folder + '\0');
+  ASSERT_NE(at, std::string::npos) << "the CLI's RUNPATH does not name " << folder;
+  binary.replace(at, folder.size(), std::string(folder.size(), 'x').replace(0, 1, "/"));
+  const std::string cli = dir_.path() + "/deltacommit-without-duckdb";
+  {
+    std::ofstream out(cli, std::ios::binary);
+    out << binary;
+  }
+  fs::permissions(cli, fs::perms::owner_all);
+  const std::string table = dir_.path() + "/t";
+  ASSERT_EQ(testing::RunProgram(cli, {"create", table, "--schema", "id:long"}).exit_code, 0);
+  CliResult query = testing::RunProgram(cli, {"query", table, "select count(*) from t"});
+  EXPECT_EQ(query.exit_code, 1);
+  EXPECT_NE(query.err.find("DuckDB's library libduckdb.so (needed to read and write Parquet) "
+                           "cannot be loaded"),
+            std::string::npos)
+      << query.err;
+  CliResult commit =
+      testing::RunProgram(cli, {"commit", table, "--actions", "-"}, AddLine("a.parquet"));
+  EXPECT_EQ(commit.exit_code, 0) << commit.err;
+  CliResult checkpoint = testing::RunProgram(cli, {"checkpoint", table});
+  EXPECT_EQ(checkpoint.exit_code, 1);
+  EXPECT_NE(checkpoint.err.find("libduckdb.so"), std::string::npos) << checkpoint.err;
+  EXPECT_FALSE(fs::exists(table + "/" + ClassicCheckpointPath(1)));
+  CliResult snapshot = testing::RunProgram(cli, {"snapshot", table, "--json"});
+  EXPECT_EQ(snapshot.exit_code, 0) << snapshot.err;
+  EXPECT_EQ(nlohmann::json::parse(snapshot.out, nullptr, false)["numFiles"], 1);
+}
 
 TEST_F(CheckpointCliTest, EveryTenthCommitWritesACheckpointThatLaterReadsUse) {
   ASSERT_EQ(RunCli({"create", table_, "--schema", "id:long"}).exit_code, 0);
@@ -59,8 +118,10 @@ TEST_F(CheckpointCliTest, EveryTenthCommitWritesACheckpointThatLaterReadsUse) {
 }
 
 TEST_F(CheckpointCliTest, IntervalComesFromTheTableProperty) {
-  ASSERT_EQ(RunCli({"create", table_, "--schema", "id:long", "--property",
-                    "delta.checkpointInterval=2"}).exit_code, 0);
+  ASSERT_EQ(
+      RunCli({"create", table_, "--schema", "id:long", "--property", "delta.checkpointInterval=2"})
+          .exit_code,
+      0);
   for (int i = 1; i <= 3; ++i) Commit(table_, i);
   EXPECT_TRUE(fs::exists(Log(ClassicCheckpointPath(2))));
   EXPECT_FALSE(fs::exists(Log(ClassicCheckpointPath(1))));
@@ -79,8 +140,8 @@ TEST_F(CheckpointCliTest, CheckpointCommandWritesOnceAndNeverReplaces) {
   const auto before = testing::Slurp(Log(ClassicCheckpointPath(2)));
   r = RunCli({"checkpoint", table_, "--version", "2"});
   EXPECT_NE(r.exit_code, 0);
-  EXPECT_NE(r.err.find("00000000000000000002.checkpoint.parquet already exists"),
-            std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("00000000000000000002.checkpoint.parquet already exists"), std::string::npos)
+      << r.err;
   EXPECT_EQ(testing::Slurp(Log(ClassicCheckpointPath(2))), before);
   r = RunCli({"checkpoint", table_});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -89,18 +150,21 @@ TEST_F(CheckpointCliTest, CheckpointCommandWritesOnceAndNeverReplaces) {
 }
 
 TEST_F(CheckpointCliTest, AFailedAutomaticCheckpointDoesNotFailTheCommit) {
-  ASSERT_EQ(RunCli({"create", table_, "--schema", "id:long", "--property",
-                    "delta.checkpointInterval=2"}).exit_code, 0);
+  ASSERT_EQ(
+      RunCli({"create", table_, "--schema", "id:long", "--property", "delta.checkpointInterval=2"})
+          .exit_code,
+      0);
   Commit(table_, 1);
   // A corrupt checkpoint at version 2: the commit of 2 reads version 1, but
   // the checkpoint after it must load version 2 through that file and fails.
   std::ofstream(Log(ClassicCheckpointPath(2))) << "not parquet";
-  CliResult r = RunCli({"commit", table_, "--actions", "-", "--read-version", "1"},
-                       AddLine("f2.parquet"));
+  CliResult r =
+      RunCli({"commit", table_, "--actions", "-", "--read-version", "1"}, AddLine("f2.parquet"));
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("committed version 2"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("warning: version 2 is committed, but its automatic checkpoint failed"),
-            std::string::npos) << r.err;
+            std::string::npos)
+      << r.err;
   EXPECT_TRUE(fs::exists(Log(CommitPath(2))));
 }
 
@@ -131,14 +195,17 @@ TEST_F(CheckpointCliTest, PartSizeWritesAMultiPartCheckpointThatLaterReadsUse) {
 TEST_F(CheckpointCliTest, ABadRetentionPropertyRefusesTheCheckpointNotTheCommit) {
   ASSERT_EQ(RunCli({"create", table_, "--schema", "id:long", "--property",
                     "delta.deletedFileRetentionDuration=1 month", "--property",
-                    "delta.checkpointInterval=1"}).exit_code, 0);
+                    "delta.checkpointInterval=1"})
+                .exit_code,
+            0);
   CliResult commit = RunCli({"commit", table_, "--actions", "-"}, AddLine("f1.parquet"));
   EXPECT_EQ(commit.exit_code, 0) << commit.err;
   EXPECT_NE(commit.err.find("automatic checkpoint failed"), std::string::npos) << commit.err;
   CliResult r = RunCli({"checkpoint", table_});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("delta.deletedFileRetentionDuration: interval \"1 month\""),
-            std::string::npos) << r.err;
+            std::string::npos)
+      << r.err;
   EXPECT_FALSE(fs::exists(Log(ClassicCheckpointPath(1))));
   EXPECT_FALSE(fs::exists(Log(LastCheckpointPath())));
 }
@@ -146,8 +213,10 @@ TEST_F(CheckpointCliTest, ABadRetentionPropertyRefusesTheCheckpointNotTheCommit)
 TEST(CheckpointCliS3Test, CheckpointsOnS3AreWrittenAndRead) {
   DC_REQUIRE_S3();
   testing::S3TestStore s3 = testing::NewS3TestStore("checkpoint-cli");
-  ASSERT_EQ(RunCli({"create", s3.uri, "--schema", "id:long", "--property",
-                    "delta.checkpointInterval=2"}).exit_code, 0);
+  ASSERT_EQ(
+      RunCli({"create", s3.uri, "--schema", "id:long", "--property", "delta.checkpointInterval=2"})
+          .exit_code,
+      0);
   for (int i = 1; i <= 3; ++i) Commit(s3.uri, i);
   EXPECT_TRUE(s3.store->Head(ClassicCheckpointPath(2)).ok());
   CliResult r = RunCli({"checkpoint", s3.uri});

@@ -14,10 +14,10 @@
 // Thread-safety: stateless functions; a duckdb_result serves one thread.
 #pragma once
 
-#include <duckdb.h>
 
 #include <vector>
 
+#include "adapters/parquet/duckdb_api.h"
 #include "deltacommit/actions.h"
 #include "deltacommit/status.h"
 

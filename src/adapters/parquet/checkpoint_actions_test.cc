@@ -4,7 +4,6 @@
 // error. Typed reading of adds and removes is an optimisation only.
 #include "adapters/parquet/checkpoint_actions.h"
 
-#include <duckdb.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -13,6 +12,7 @@
 #include <vector>
 
 #include "adapters/parquet/checkpoint_rows.h"
+#include "adapters/parquet/duckdb_api.h"
 #include "deltacommit/action_json.h"
 
 namespace deltacommit::parquet_internal {

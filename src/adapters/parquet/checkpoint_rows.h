@@ -23,11 +23,11 @@
 // Thread-safety: stateless functions; a duckdb_result serves one thread.
 #pragma once
 
-#include <duckdb.h>
 
 #include <string>
 #include <vector>
 
+#include "adapters/parquet/duckdb_api.h"
 #include "adapters/parquet/checkpoint_vectors.h"
 #include "deltacommit/status.h"
 

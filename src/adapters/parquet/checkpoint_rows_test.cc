@@ -2,13 +2,13 @@
 // becomes JSON, and that the lines decode with ActionParser.
 #include "adapters/parquet/checkpoint_rows.h"
 
-#include <duckdb.h>
 #include <gtest/gtest.h>
 
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "adapters/parquet/duckdb_api.h"
 #include "deltacommit/action_json.h"
 
 namespace deltacommit::parquet_internal {

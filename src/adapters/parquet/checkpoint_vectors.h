@@ -6,10 +6,10 @@
 // Thread-safety: values; a duckdb_result serves one thread.
 #pragma once
 
-#include <duckdb.h>
-
 #include <string>
 #include <vector>
+
+#include "adapters/parquet/duckdb_api.h"
 
 namespace deltacommit::parquet_internal {
 

@@ -2,7 +2,6 @@
 // later commit) == snapshot from JSON replay; the file is read by DuckDB's
 // read_parquet and by hyparquet (an independent reader) with Spark's
 // column types; _last_checkpoint; no checkpoint is ever replaced.
-#include <duckdb.h>
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -12,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "adapters/parquet/duckdb_api.h"
 #include "adapters/parquet/checkpoint_test_table.h"
 #include "contract/temp_dir.h"
 #include "deltacommit/checkpoint.h"

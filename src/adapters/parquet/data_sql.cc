@@ -82,6 +82,7 @@ Status RegisterVariantJsonFunction(duckdb_connection connection) {
 
 StatusOr<std::unique_ptr<Database>> Database::Open(const std::string& memory_limit,
                                                    const std::string& temp_directory) {
+  DC_RETURN_IF_ERROR(LoadDuckDb());  // every DuckDB call starts with a database
   duckdb_config config = nullptr;
   if (duckdb_create_config(&config) != DuckDBSuccess) {
     return InternalError("duckdb: cannot create a configuration");

@@ -5,7 +5,6 @@
 // Thread-safety: a Database may be shared; a Connection serves one thread.
 #pragma once
 
-#include <duckdb.h>
 
 #include <cstdint>
 #include <functional>
@@ -16,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "adapters/parquet/duckdb_api.h"
 #include "deltacommit/memory_columns.h"
 #include "deltacommit/status.h"
 

@@ -1,11 +1,11 @@
 // DuckDbParquetHandler::WriteCheckpoint: action JSON lines -> a classic
 // checkpoint file in the schema Delta Spark writes.
-#include <duckdb.h>
 
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "adapters/parquet/duckdb_api.h"
 #include "adapters/parquet/duckdb_handles.h"
 #include "deltacommit/parquet/duckdb_parquet_handler.h"
 

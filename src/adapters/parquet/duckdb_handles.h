@@ -4,7 +4,6 @@
 // Thread-safety: each object serves one thread.
 #pragma once
 
-#include <duckdb.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -18,6 +17,7 @@
 #include <string>
 #include <string_view>
 
+#include "adapters/parquet/duckdb_api.h"
 #include "adapters/parquet/data_sql.h"
 #include "deltacommit/parquet/duckdb_parquet_handler.h"
 #include "deltacommit/status.h"

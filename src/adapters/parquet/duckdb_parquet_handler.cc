@@ -1,6 +1,5 @@
 #include "deltacommit/parquet/duckdb_parquet_handler.h"
 
-#include <duckdb.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -16,6 +15,7 @@
 
 #include "adapters/parquet/checkpoint_actions.h"
 #include "adapters/parquet/checkpoint_rows.h"
+#include "adapters/parquet/duckdb_api.h"
 #include "adapters/parquet/duckdb_handles.h"
 #include "deltacommit/action_json.h"
 #include "deltacommit/core/read_ahead.h"

@@ -1,7 +1,6 @@
 // DuckDbParquetHandler on an in-memory ObjectStore (standing in for a
 // remote one): errors, v2 JSON checkpoints with sidecars, sidecar paths,
 // temp file cleanup and concurrent use. Parquet files are written by DuckDB.
-#include <duckdb.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -15,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "adapters/parquet/duckdb_api.h"
 #include "deltacommit/parquet/duckdb_parquet_handler.h"
 #include "deltacommit/testing/memory_object_store.h"
 
