@@ -7,6 +7,10 @@
 // Parquet checkpoint, on the memory and the posix store (snapshot_load/
 // scaling.h; built only with the DuckDB Parquet adapter).
 //
+// --files: the same against the active files (logs of 100 commits holding
+// each count), with and without a checkpoint. --data FILE writes the rows
+// of either sweep for bench/snapshot_load_plot.gp.
+//
 // --memory-per-file: the heap a loaded snapshot holds per active file
 // (glibc's mallinfo2 before and after the load, the log already in
 // memory), against the bytes of the add actions' JSON lines, for a log of
@@ -14,7 +18,9 @@
 //
 //   snapshot_load_bench [--commits N] [--adds N] [--rounds N] [--posix DIR]
 //   snapshot_load_bench --scaling [--lengths 100,300,...] [--adds N] [--rounds N]
-//                       [--posix DIR] [--no-memory]
+//                       [--posix DIR] [--no-memory] [--data FILE]
+//   snapshot_load_bench --files 1000,10000,... [--rounds N] [--posix DIR]
+//                       [--no-memory] [--data FILE]
 //   snapshot_load_bench --memory-per-file [--commits N] [--adds N]
 #include <malloc.h>
 
@@ -53,6 +59,8 @@ struct Options {
   bool memory = true;
   bool memory_per_file = false;
   std::vector<int> lengths;
+  std::vector<int> files;  // --files: the sweep over active files
+  std::string data_path;
 };
 
 double LoadSeconds(LogStore& log, size_t expected_files) {
@@ -71,14 +79,13 @@ double LoadSeconds(LogStore& log, size_t expected_files) {
   std::exit(2);
 }
 
-std::vector<int> ParseLengths(const char* text) {
+// A comma-separated list of counts from `least` to `most`.
+std::vector<int> ParseCounts(const char* text, long least, long most, const char* problem) {
   std::vector<int> lengths;
   for (const char* p = text; *p;) {
     char* end = nullptr;
     const long n = std::strtol(p, &end, 10);
-    if (end == p || n < 11 || n > 1'000'000 || (*end && *end != ',')) {
-      Usage("--lengths wants commit counts from 11 to 1000000, comma-separated");
-    }
+    if (end == p || n < least || n > most || (*end && *end != ',')) Usage(problem);
     lengths.push_back(static_cast<int>(n));
     p = *end ? end + 1 : end;
   }
@@ -96,7 +103,17 @@ Options Parse(int argc, char** argv) {
     else if (has_value && !std::strcmp(argv[i], "--adds")) o.adds = std::atoi(argv[++i]);
     else if (has_value && !std::strcmp(argv[i], "--rounds")) o.rounds = std::atoi(argv[++i]);
     else if (has_value && !std::strcmp(argv[i], "--posix")) o.posix_dir = argv[++i];
-    else if (has_value && !std::strcmp(argv[i], "--lengths")) o.lengths = ParseLengths(argv[++i]);
+    else if (has_value && !std::strcmp(argv[i], "--lengths")) {
+      o.lengths = ParseCounts(argv[++i], 11, 1'000'000,
+                              "--lengths wants commit counts from 11 to 1000000, comma-separated");
+    } else if (has_value && !std::strcmp(argv[i], "--files")) {
+      o.files = ParseCounts(argv[++i], 100, 10'000'000,
+                            "--files wants active-file counts from 100 to 10000000, "
+                            "comma-separated");
+      o.scaling = true;
+    } else if (has_value && !std::strcmp(argv[i], "--data")) {
+      o.data_path = argv[++i];
+    }
     else Usage((std::string("unknown or incomplete option ") + argv[i]).c_str());
   }
   if (o.adds == 0) o.adds = o.scaling ? 2 : o.memory_per_file ? 1000 : 100;
@@ -119,6 +136,8 @@ int RunScaling(const Options& o) {
   s.rounds = o.rounds;
   if (!o.posix_dir.empty()) s.posix_dir = o.posix_dir;
   s.memory = o.memory;
+  s.files = o.files;
+  s.data_path = o.data_path;
   return bench::RunScaling(s);
 #else
   (void)o;

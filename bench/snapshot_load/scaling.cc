@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -42,15 +43,17 @@ Version LatestCheckpoint(int commits) {
 struct Table {
   const char* store_name = "";
   int commits = 0;
-  Version checkpoint = -1;       // -1: never checkpointed
-  double checkpoint_bytes = 0;   // the Parquet file
-  double json_bytes_read = 0;    // the commits after the checkpoint (all without one)
-  double log_json_bytes = 0;     // every commit
+  int adds = 0;  // per commit
+  const std::vector<std::string>* log = nullptr;
+  Version checkpoint = -1;      // -1: never checkpointed
+  double checkpoint_bytes = 0;  // the Parquet file
+  double json_bytes_read = 0;   // the commits after the checkpoint (all without one)
+  double log_json_bytes = 0;    // every commit
   std::unique_ptr<ObjectStore> store;
   std::vector<double> load_s, raw_s;
   std::vector<double> checkpoint_read_s;  // ReadCheckpoint alone
-  double checkpoint_write_s = 0;  // WriteCheckpoint, once
-  int64_t checkpoint_rows = 0;    // actions in the checkpoint
+  double checkpoint_write_s = 0;          // WriteCheckpoint, once
+  int64_t checkpoint_rows = 0;            // actions in the checkpoint
 
   size_t FirstCommitRead() const { return static_cast<size_t>(checkpoint + 1); }
 };
@@ -66,8 +69,10 @@ Table Build(const char* store_name, std::unique_ptr<ObjectStore> store,
   Table t;
   t.store_name = store_name;
   t.commits = commits;
+  t.log = &log;
   t.store = std::move(store);
-  if (!posix_root.empty()) std::filesystem::create_directories(posix_root + "/" + std::string(kLogDir));
+  if (!posix_root.empty())
+    std::filesystem::create_directories(posix_root + "/" + std::string(kLogDir));
   for (int v = 0; v < commits; ++v) {
     const std::string& commit = log[static_cast<size_t>(v)];
     if (posix_root.empty()) {
@@ -101,13 +106,13 @@ Table Build(const char* store_name, std::unique_ptr<ObjectStore> store,
 
 // LoadSnapshot as the CLI calls it (with the checkpoint reader, so a table
 // never checkpointed pays the `_last_checkpoint` GET that finds nothing).
-double LoadSeconds(const Table& t, ParquetHandler& parquet, int adds) {
+double LoadSeconds(const Table& t, ParquetHandler& parquet) {
   ObjectStoreLogStore log(*t.store, t.store_name);
   auto start = std::chrono::steady_clock::now();
   auto snapshot = LoadSnapshot(log, SnapshotRequest{std::nullopt, &parquet, t.store.get()});
   const double s = SecondsSince(start);
   Check(snapshot.status(), "load");
-  const size_t files = static_cast<size_t>(t.commits) * static_cast<size_t>(adds);
+  const size_t files = static_cast<size_t>(t.commits) * static_cast<size_t>(t.adds);
   if ((*snapshot)->version() != t.commits - 1 || (*snapshot)->active_files().size() != files) {
     std::fprintf(stderr, "load of %d commits (%s): wrong snapshot\n", t.commits, t.store_name);
     std::exit(1);
@@ -134,16 +139,39 @@ double Median(std::vector<double> v) {
 // JSON, raw parse of it) and checkpointed (the checkpoint and the commits
 // after it read: time, the checkpoint reader's part of it timed alone, raw
 // parse of those commits), and the ratio.
-void PrintRow(const Table& plain, const Table& ckpt) {
+void PrintRow(const Table& plain, const Table& ckpt, std::FILE* data) {
   const double plain_load = Median(plain.load_s), ckpt_load = Median(ckpt.load_s);
   const double plain_raw = Median(plain.raw_s), ckpt_raw = Median(ckpt.raw_s);
-  std::printf("| %s | %d | %.2f | %.2f ms | %.0f MB/s | %.2f ms | %.1f | %lld | %.0f KB + %d | "
-              "%.2f ms | %.2f ms | %.3f ms | %.0f | x%.2f |\n",
-              plain.store_name, plain.commits, plain.log_json_bytes / 1e6, plain_load * 1e3,
-              plain.json_bytes_read / plain_load / 1e6, plain_raw * 1e3, plain_load / plain_raw,
-              static_cast<long long>(ckpt.checkpoint), ckpt.checkpoint_bytes / 1e3,
-              ckpt.commits - 1 - static_cast<int>(ckpt.checkpoint), ckpt_load * 1e3,
-              Median(ckpt.checkpoint_read_s) * 1e3, ckpt_raw * 1e3, ckpt_load / ckpt_raw, plain_load / ckpt_load);
+  std::printf(
+      "| %s | %d | %lld | %.2f | %.2f ms | %.0f MB/s | %.2f ms | %.1f | %lld | %.0f KB + %d | "
+      "%.2f ms | %.2f ms | %.3f ms | %.0f | x%.2f |\n",
+      plain.store_name, plain.commits, static_cast<long long>(plain.commits) * plain.adds,
+      plain.log_json_bytes / 1e6, plain_load * 1e3, plain.json_bytes_read / plain_load / 1e6,
+      plain_raw * 1e3, plain_load / plain_raw, static_cast<long long>(ckpt.checkpoint),
+      ckpt.checkpoint_bytes / 1e3, ckpt.commits - 1 - static_cast<int>(ckpt.checkpoint),
+      ckpt_load * 1e3, Median(ckpt.checkpoint_read_s) * 1e3, ckpt_raw * 1e3, ckpt_load / ckpt_raw,
+      plain_load / ckpt_load);
+  if (data != nullptr) {
+    std::fprintf(data, "%s\t%d\t%lld\t%.4f\t%.4f\t%.4f\n", plain.store_name, plain.commits,
+                 static_cast<long long>(plain.commits) * plain.adds, plain_load * 1e3,
+                 ckpt_load * 1e3, plain_raw * 1e3);
+  }
+}
+
+// The logs measured: (commits, adds per commit) each.
+struct Shape {
+  int commits = 0;
+  int adds = 0;
+};
+
+std::vector<Shape> Shapes(const ScalingOptions& o) {
+  std::vector<Shape> shapes;
+  if (o.files.empty()) {
+    for (int n : o.lengths) shapes.push_back({n, o.adds});
+  } else {
+    for (int f : o.files) shapes.push_back({kFilesSweepCommits, f / kFilesSweepCommits});
+  }
+  return shapes;
 }
 
 }  // namespace
@@ -151,55 +179,77 @@ void PrintRow(const Table& plain, const Table& ckpt) {
 int RunScaling(const ScalingOptions& o) {
   auto parquet = DuckDbParquetHandler::Create();
   Check(parquet.status(), "DuckDB");
-  const int longest = *std::max_element(o.lengths.begin(), o.lengths.end());
-
+  const std::vector<Shape> shapes = Shapes(o);
   auto start = std::chrono::steady_clock::now();
-  std::vector<std::string> log;
-  double log_bytes = 0;
-  for (int v = 0; v < longest; ++v) {
-    log.push_back(BenchCommit(v, o.adds));
-    log_bytes += static_cast<double>(log.back().size());
+  // One log per number of adds, as long as the longest that needs it.
+  std::map<int, std::vector<std::string>> logs;
+  for (const Shape& shape : shapes) {
+    std::vector<std::string>& log = logs[shape.adds];
+    for (int v = static_cast<int>(log.size()); v < shape.commits; ++v) {
+      log.push_back(BenchCommit(v, shape.adds));
+    }
   }
   std::filesystem::remove_all(o.posix_dir);
   std::vector<Table> tables;  // pairs: never checkpointed, then checkpointed
   for (bool posix : {false, true}) {
     if (!posix && !o.memory) continue;
     const char* store_name = posix ? "posix" : "memory";
-    for (int n : o.lengths) {
+    for (const Shape& shape : shapes) {
       for (bool checkpointed : {false, true}) {
         std::unique_ptr<ObjectStore> store;
         std::string root;
         if (posix) {
-          root = o.posix_dir + "/" + std::to_string(n) + (checkpointed ? "-checkpoint" : "-plain");
+          root = o.posix_dir + "/" + std::to_string(shape.commits) + "x" +
+                 std::to_string(shape.adds) + (checkpointed ? "-checkpoint" : "-plain");
           store = std::make_unique<PosixObjectStore>(root);
         } else {
           store = std::make_unique<MemoryObjectStore>();
         }
-        tables.push_back(
-            Build(store_name, std::move(store), root, n, checkpointed, log, **parquet));
+        tables.push_back(Build(store_name, std::move(store), root, shape.commits, checkpointed,
+                               logs[shape.adds], **parquet));
+        tables.back().adds = shape.adds;
       }
     }
   }
-  std::printf("scaling: logs of up to %d commits x %d adds (%.1f MB of JSON for %d), "
-              "generated with their checkpoints in %.1f s; median of %d interleaved rounds\n",
-              longest, o.adds, log_bytes / 1e6, longest, SecondsSince(start), o.rounds);
+  if (o.files.empty()) {
+    std::printf(
+        "scaling: logs of up to %d commits x %d adds, generated with their checkpoints "
+        "in %.1f s; median of %d interleaved rounds\n",
+        shapes.back().commits, o.adds, SecondsSince(start), o.rounds);
+  } else {
+    std::printf(
+        "scaling: logs of %d commits holding up to %d active files, generated with their "
+        "checkpoints in %.1f s; median of %d interleaved rounds\n",
+        kFilesSweepCommits, shapes.back().commits * shapes.back().adds, SecondsSince(start),
+        o.rounds);
+  }
 
   for (int r = 0; r < o.rounds; ++r) {  // interleaved, so noise hits every case alike
     for (Table& t : tables) {
-      t.load_s.push_back(LoadSeconds(t, **parquet, o.adds));
-      t.raw_s.push_back(RawParseSeconds(log, t.FirstCommitRead(), static_cast<size_t>(t.commits)));
+      t.load_s.push_back(LoadSeconds(t, **parquet));
+      t.raw_s.push_back(
+          RawParseSeconds(*t.log, t.FirstCommitRead(), static_cast<size_t>(t.commits)));
       if (t.checkpoint >= 0) t.checkpoint_read_s.push_back(CheckpointReadSeconds(t, **parquet));
     }
   }
 
-  std::printf("| store | commits | log MB | no checkpoint: load | MB/s | raw simdjson | load/raw "
-              "| checkpoint at | read: checkpoint + commits | with checkpoint: load "
-              "| of which ReadCheckpoint | raw simdjson | load/raw | without/with |\n"
-              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-  for (size_t i = 0; i + 1 < tables.size(); i += 2) PrintRow(tables[i], tables[i + 1]);
-  std::printf("\nCheckpoints written (WriteCheckpoint, once each) and read (ReadCheckpoint, "
-              "median):\n\n| store | checkpoint at | rows | write ms | write rows/s | read ms "
-              "| read rows/s |\n|---|---:|---:|---:|---:|---:|---:|\n");
+  std::FILE* data = nullptr;
+  if (!o.data_path.empty()) {
+    data = std::fopen(o.data_path.c_str(), "w");
+    if (data == nullptr) Check(InternalError("cannot write " + o.data_path), "--data");
+  }
+  std::printf(
+      "| store | commits | active files | log MB | no checkpoint: load | MB/s | raw simdjson | "
+      "load/raw "
+      "| checkpoint at | read: checkpoint + commits | with checkpoint: load "
+      "| of which ReadCheckpoint | raw simdjson | load/raw | without/with |\n"
+      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (size_t i = 0; i + 1 < tables.size(); i += 2) PrintRow(tables[i], tables[i + 1], data);
+  if (data != nullptr) std::fclose(data);
+  std::printf(
+      "\nCheckpoints written (WriteCheckpoint, once each) and read (ReadCheckpoint, "
+      "median):\n\n| store | checkpoint at | rows | write ms | write rows/s | read ms "
+      "| read rows/s |\n|---|---:|---:|---:|---:|---:|---:|\n");
   for (const Table& t : tables) {
     if (t.checkpoint < 0) continue;
     const double read_s = Median(t.checkpoint_read_s);
