@@ -63,13 +63,11 @@ class FileMap {
   // erased or the map compacted.
   template <typename OnReplaced>
   const Key& InsertOrAssign(Key key, Value value, OnReplaced&& replaced) {
+    if (Owned()) return InsertInPlace(std::move(key), std::move(value), replaced);
     if (const Value* old = Find(key)) {
       replaced(*old);
     } else {
       ++size_;
-    }
-    if (Owned()) {
-      return base_->insert_or_assign(std::move(key), std::move(value)).first->first;
     }
     merged_ = nullptr;
     return delta_.insert_or_assign(std::move(key), std::optional<Value>(std::move(value)))
@@ -118,6 +116,28 @@ class FileMap {
   static const Map& Empty() {
     static const Map empty;
     return empty;
+  }
+
+  // InsertOrAssign on the base itself: one search of the tree, or none
+  // when the keys come in ascending order (a checkpoint written from a
+  // snapshot's map, a commit's adds named in order), which a load of a
+  // million files inserts.
+  template <typename OnReplaced>
+  const Key& InsertInPlace(Key&& key, Value&& value, OnReplaced& replaced) {
+    Map& m = *base_;
+    if (m.empty() || m.rbegin()->first < key) {
+      ++size_;
+      return m.emplace_hint(m.end(), std::move(key), std::move(value))->first;
+    }
+    // try_emplace leaves key and value alone when the key is there.
+    auto [it, inserted] = m.try_emplace(std::move(key), std::move(value));
+    if (inserted) {
+      ++size_;
+    } else {
+      replaced(it->second);
+      it->second = std::move(value);
+    }
+    return it->first;
   }
 
   // Alone with its base, and no delta: change it in place.

@@ -70,11 +70,18 @@ Status LogReplay::Apply(Version version, std::vector<Action>&& actions) {
   s.in_commit_timestamp_.reset();
   // The keys this version removes and adds, checked for repeats once all
   // are applied: pointers into the maps, not copies (a snapshot load passes
-  // here once per file).
+  // here once per file). Into a map empty before this version (a load's
+  // first version, its checkpoint) a repeat is a replacement, seen as it
+  // happens, and no sort is needed.
+  const bool no_files_before = s.files_.empty();
+  const bool no_tombstones_before = s.tombstones_.empty();
   std::vector<const FileKey*> removed;
   std::vector<const FileKey*> added;
-  auto repeated = [&](std::vector<const FileKey*>& keys, const char* type) -> Status {
-    const FileKey* key = FirstRepeated(keys);
+  const FileKey* repeated_remove = nullptr;
+  const FileKey* repeated_add = nullptr;
+  auto repeated = [&](std::vector<const FileKey*>& keys, const FileKey* seen,
+                      const char* type) -> Status {
+    const FileKey* key = seen != nullptr ? seen : FirstRepeated(keys);
     if (key == nullptr) return OkStatus();
     return InvalidArgumentError("version " + std::to_string(version) + " has more than one " +
                                 type + " action for file \"" + key->path + "\"");
@@ -82,13 +89,24 @@ Status LogReplay::Apply(Version version, std::vector<Action>&& actions) {
   // Before any key is taken: folding moves them.
   s.files_.Compact();
   s.tombstones_.Compact();
-  const auto drop_size = [&s](const AddFile& old) { s.size_in_bytes_ -= old.size; };
-  const auto keep = [](const RemoveFile&) {};
+  bool replaced = false;
+  const auto drop_size = [&s, &replaced](const AddFile& old) {
+    s.size_in_bytes_ -= old.size;
+    replaced = true;
+  };
+  const auto keep = [&replaced](const RemoveFile&) { replaced = true; };
+  const auto erased = [](const RemoveFile&) {};
   for (Action& action : actions) {
     if (auto* r = std::get_if<RemoveFile>(&action)) {
       FileKey key = KeyOf(*r);
-      s.files_.Erase(key, drop_size);
-      removed.push_back(&s.tombstones_.InsertOrAssign(std::move(key), std::move(*r), keep));
+      s.files_.Erase(key, [&s](const AddFile& old) { s.size_in_bytes_ -= old.size; });
+      replaced = false;
+      const FileKey& stored = s.tombstones_.InsertOrAssign(std::move(key), std::move(*r), keep);
+      if (!no_tombstones_before) {
+        removed.push_back(&stored);
+      } else if (replaced && repeated_remove == nullptr) {
+        repeated_remove = &stored;
+      }
     } else if (auto* p = std::get_if<Protocol>(&action)) {
       s.protocol_ = std::move(*p);
       has_protocol_ = true;
@@ -108,17 +126,23 @@ Status LogReplay::Apply(Version version, std::vector<Action>&& actions) {
       s.in_commit_timestamp_ = c->in_commit_timestamp;
     }
   }
-  DC_RETURN_IF_ERROR(repeated(removed, "remove"));
-  added.reserve(actions.size());
+  DC_RETURN_IF_ERROR(repeated(removed, repeated_remove, "remove"));
+  if (!no_files_before) added.reserve(actions.size());
   for (Action& action : actions) {
     auto* a = std::get_if<AddFile>(&action);
     if (a == nullptr) continue;
     FileKey key = KeyOf(*a);
-    if (!s.tombstones_.empty()) s.tombstones_.Erase(key, keep);
+    if (!s.tombstones_.empty()) s.tombstones_.Erase(key, erased);
     s.size_in_bytes_ += a->size;
-    added.push_back(&s.files_.InsertOrAssign(std::move(key), std::move(*a), drop_size));
+    replaced = false;
+    const FileKey& stored = s.files_.InsertOrAssign(std::move(key), std::move(*a), drop_size);
+    if (!no_files_before) {
+      added.push_back(&stored);
+    } else if (replaced && repeated_add == nullptr) {
+      repeated_add = &stored;
+    }
   }
-  return repeated(added, "add");
+  return repeated(added, repeated_add, "add");
 }
 
 StatusOr<std::shared_ptr<const Snapshot>> LogReplay::Finish() {
@@ -250,9 +274,9 @@ StatusOr<std::shared_ptr<const Snapshot>> UpdateSnapshot(LogStore& log,
                                                          const SnapshotRequest& request) {
   const Version after = base->version();
   DC_ASSIGN_OR_RETURN(std::vector<ObjectMeta> listing, log.List(after + 1));
-  DC_ASSIGN_OR_RETURN(std::optional<std::vector<ObjectMeta>> commits,
-                      CommitsAfter(listing, after, log.ListsRatifiedStagedCommits(),
-                                   log.Describe()));
+  DC_ASSIGN_OR_RETURN(
+      std::optional<std::vector<ObjectMeta>> commits,
+      CommitsAfter(listing, after, log.ListsRatifiedStagedCommits(), log.Describe()));
   if (!commits) {
     SnapshotRequest latest = request;
     latest.version.reset();
