@@ -65,15 +65,20 @@ TEST_F(CheckpointCliTest, OnlyCommandsThatTouchParquetLoadDuckDb) {
   EXPECT_TRUE(LoadsDuckDb({"snapshot", table_})) << "it reads the checkpoint";
 }
 
-// On a machine without DuckDB (here: a copy of the CLI whose RUNPATH names
-// a folder that does not exist), the commands that need Parquet fail with
-// a clear error, and the others work.
+// On a machine without DuckDB (here: a copy of the CLI in which every
+// mention of DuckDB's folder, its RUNPATH and the loader's last resort,
+// names a folder that does not exist), the commands that need Parquet fail
+// with a clear error, and the others work.
 TEST_F(CheckpointCliTest, WithoutDuckDbOnlyTheCommandsThatNeedItFailAndSayWhy) {
   const std::string folder = DC_DUCKDB_LIBRARY_DIR;
   std::string binary = testing::Slurp(testing::CliPath());
-  const size_t at = binary.find(folder + '\0');
-  ASSERT_NE(at, std::string::npos) << "the CLI's RUNPATH does not name " << folder;
-  binary.replace(at, folder.size(), std::string(folder.size(), 'x').replace(0, 1, "/"));
+  const std::string elsewhere = std::string(folder.size(), 'x').replace(0, 1, "/");
+  int mentions = 0;
+  for (size_t at = binary.find(folder); at != std::string::npos; at = binary.find(folder, at)) {
+    binary.replace(at, folder.size(), elsewhere);
+    ++mentions;
+  }
+  ASSERT_GE(mentions, 2) << "the CLI names " << folder << " in its RUNPATH and its loader";
   const std::string cli = dir_.path() + "/deltacommit-without-duckdb";
   {
     std::ofstream out(cli, std::ios::binary);

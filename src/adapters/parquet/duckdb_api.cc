@@ -5,8 +5,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace deltacommit {
 namespace duckdb_api {
@@ -24,6 +26,27 @@ constexpr const char* kNames[kFunctionCount] = {
 
 constexpr const char kLibrary[] = "libduckdb.so";
 
+// Where libduckdb.so is looked for, in order: by the dynamic loader's own
+// search (LD_LIBRARY_PATH, the RUNPATH of the program or module calling
+// dlopen, the system's folders); beside the program or module holding this
+// code, and in ../lib from it (a wheel's module; an installed prefix's bin/
+// and lib/); where the build found it. (A sanitizer's dlopen interceptor
+// calls dlopen from its own runtime, whose RUNPATH is not the program's:
+// the loader's search then misses the build's folder.)
+std::vector<std::string> Candidates() {
+  std::vector<std::string> paths = {kLibrary};
+  Dl_info info{};
+  if (dladdr(static_cast<const void*>(&loaded), &info) != 0 && info.dli_fname != nullptr) {
+    const std::filesystem::path here = std::filesystem::path(info.dli_fname).parent_path();
+    paths.push_back((here / kLibrary).string());
+    paths.push_back((here / ".." / "lib" / kLibrary).string());
+  }
+#ifdef DC_DUCKDB_BUILD_LIBRARY
+  paths.push_back(DC_DUCKDB_BUILD_LIBRARY);
+#endif
+  return paths;
+}
+
 std::string LoaderError() {
   const char* why = dlerror();
   return why != nullptr ? why : "no reason given";
@@ -35,13 +58,18 @@ Status Load() {
   // front. RTLD_LOCAL: its symbols stay out of the process's global scope.
   // The handle is never closed: the functions are used until the process
   // ends.
-  void* library = dlopen(kLibrary, RTLD_LAZY | RTLD_LOCAL);
+  void* library = nullptr;
+  std::string tried;
+  for (const std::string& path : Candidates()) {
+    library = dlopen(path.c_str(), RTLD_LAZY | RTLD_LOCAL);
+    if (library != nullptr) break;
+    tried += (tried.empty() ? "" : "; ") + LoaderError();
+  }
   if (library == nullptr) {
-    return UnavailableError(
-        std::string("DuckDB's library ") + kLibrary +
-        " (needed to read and write Parquet) cannot be loaded: " + LoaderError() +
-        "; it is installed beside deltacommit's libraries, or set "
-        "LD_LIBRARY_PATH to its folder");
+    return UnavailableError(std::string("DuckDB's library ") + kLibrary +
+                            " (needed to read and write Parquet) cannot be loaded: " + tried +
+                            ". It is installed beside deltacommit's libraries; or set "
+                            "LD_LIBRARY_PATH to its folder");
   }
   AnyFunction resolved[kFunctionCount] = {};
   for (size_t i = 0; i < kFunctionCount; ++i) {
