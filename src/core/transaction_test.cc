@@ -1,8 +1,6 @@
 #include "deltacommit/transaction.h"
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <thread>
 
@@ -12,10 +10,13 @@
 #include "deltacommit/schema.h"
 #include "deltacommit/testing/fake_clock.h"
 #include "deltacommit/testing/fault_object_store.h"
+#include "deltacommit/testing/forked_child.h"
 #include "deltacommit/testing/memory_object_store.h"
 
 namespace deltacommit {
 namespace {
+
+using testing::OutputOfForkedChild;
 
 AddFile Add(std::string path) {
   AddFile a;
@@ -277,26 +278,26 @@ TEST_F(TransactionTest, AppendsWithoutATxnTakeAWriterAppIdNoOtherAppendHolds) {
     const std::string held_id = log.offered.back();
     EXPECT_NE(offer("d.parquet"), held_id) << "taken while `held` holds its appId";
   }
-  int pipe_fds[2];
-  ASSERT_EQ(pipe(pipe_fds), 0);
-  const pid_t child = fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    const std::string id = offer("child.parquet");
-    const bool written = write(pipe_fds[1], id.data(), id.size()) == ssize_t(id.size());
-    _exit(written ? 0 : 1);
+  // Two children, one after the other, each with an appId of its own, and
+  // none the parent takes next.
+  const std::optional<std::string> child = OutputOfForkedChild([&] { return offer("c1.parquet"); });
+  const std::optional<std::string> sibling =
+      OutputOfForkedChild([&] { return offer("c2.parquet"); });
+  ASSERT_TRUE(child.has_value() && sibling.has_value());
+  EXPECT_TRUE(child->starts_with("deltacommit-writer-")) << *child;
+  EXPECT_NE(*child, first) << "the child's appIds are its own";
+  EXPECT_NE(*sibling, *child) << "so are its sibling's";
+  {
+    Transaction held_a(log, Latest(), {}, clock_, sleeper_);
+    held_a.AddAction(Add("f.parquet"));
+    ASSERT_TRUE(held_a.Commit().ok());
+    Transaction held_b(log, Latest(), {}, clock_, sleeper_);
+    held_b.AddAction(Add("g.parquet"));
+    ASSERT_TRUE(held_b.Commit().ok());
+    const std::string parents_new = offer("h.parquet");  // none free: a new one
+    EXPECT_NE(parents_new, *child);
+    EXPECT_NE(parents_new, *sibling);
   }
-  close(pipe_fds[1]);
-  std::string from_child(128, '\0');
-  const ssize_t n = read(pipe_fds[0], from_child.data(), from_child.size());
-  close(pipe_fds[0]);
-  int status = 0;
-  ASSERT_EQ(waitpid(child, &status, 0), child);
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-  ASSERT_GT(n, 0);
-  from_child.resize(static_cast<size_t>(n));
-  EXPECT_TRUE(from_child.starts_with("deltacommit-writer-")) << from_child;
-  EXPECT_NE(from_child, first) << "the child's appIds are its own";
   EXPECT_EQ(offer("e.parquet"), first) << "the parent's stay its own";
 }
 

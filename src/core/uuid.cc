@@ -1,6 +1,8 @@
 // NewUuid: random (version 4) UUIDs for v2 checkpoints, staged commits and
 // temp files, whose names must not collide between concurrent writers.
 
+#include <unistd.h>
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -16,15 +18,24 @@ namespace {
 // One engine per thread: no lock on the commit path, and no shared state for
 // TSan to flag. Seeded from several random_device words because a single
 // 32-bit seed would leave only 2^32 possible sequences across all writers.
+// Seeded again in a forked child: a copy of its parent's engine would give
+// it, and each of its siblings, the UUIDs its parent draws next (the same
+// staged-commit names, temp files and writer appIds).
 std::mt19937_64& ThreadEngine() {
-  thread_local std::mt19937_64 engine = [] {
+  struct Engine {
+    pid_t pid = 0;
+    std::mt19937_64 engine;
+  };
+  thread_local Engine seeded;
+  if (seeded.pid != getpid()) {
     std::random_device device;
     std::array<std::random_device::result_type, 8> words{};
     for (auto& word : words) word = device();
     std::seed_seq seed(words.begin(), words.end());
-    return std::mt19937_64(seed);
-  }();
-  return engine;
+    seeded.engine.seed(seed);
+    seeded.pid = getpid();
+  }
+  return seeded.engine;
 }
 
 // Appends hex digits [first, first + count) of `bits`, digit 0 being the most
