@@ -338,7 +338,13 @@ StatusOr<std::optional<CommitOutcome>> Transaction::CommitAssigned() {
     committed_content_ = BuildCommit(appended->in_commit_timestamp.value_or(sent_timestamp), now);
   }
   CommitOutcome outcome;
-  outcome.result = appended->duplicate ? CommitResult::kAlreadyCommitted : CommitResult::kCommitted;
+  // A duplicate of a writer appId's version, which no other append held,
+  // is this append's own earlier attempt, resent after its reply was lost:
+  // it landed in `version`, and its data files must stay. A caller's appId
+  // may have been applied by an earlier run instead: already committed.
+  const bool own_resend = appended->duplicate && writer_lane_ != nullptr && appended->version >= 0;
+  outcome.result = appended->duplicate && !own_resend ? CommitResult::kAlreadyCommitted
+                                                      : CommitResult::kCommitted;
   outcome.version = appended->version;
   outcome.attempts = 1;
   outcome.assigned = true;

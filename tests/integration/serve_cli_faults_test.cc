@@ -11,6 +11,8 @@
 // The CLI has the test user's long-term keys and exchanges them for a
 // session (see serve_sts_cli_test.cc), so these tests need RGW's STS.
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -189,6 +191,36 @@ TEST_P(LostCommitReplyTest, TheCliResendsTheSameAppendAndItLandsOnce) {
   }
   EXPECT_EQ(duplicates, static_cast<int>(bodies.size()) - 1) << serve_->Logs();
   ExpectVersionOneAddedAOnce(mode());
+}
+
+// An append of rows whose reply was lost: the resend is answered as a
+// duplicate of the writer's own appId version, which is the append's own
+// first attempt. It landed, so the data files it wrote stay (they were
+// removed, as for an append that was not committed, and the table then
+// named files that were gone).
+TEST_P(LostCommitReplyTest, AResentAppendOfRowsKeepsTheFilesItWrote) {
+  assign_versions_ = true;
+  CreateTable(mode());
+  HttpFaultProxy proxy(serve_->port(), {.lose_first_commit_reply = std::get<1>(GetParam()),
+                                        .rewrite_commit_body = {}});
+  ASSERT_NE(proxy.port(), 0) << "the proxy cannot listen";
+  const std::filesystem::path rows =
+      std::filesystem::temp_directory_path() / ("dc-rows-" + NewUuid() + ".csv");
+  std::ofstream(rows) << "id\n1\n2\n3\n";
+  CliResult appended = Cli(mode(), proxy.Url(), {"append", table_, rows.string(), "--json"});
+  std::filesystem::remove(rows);
+  ASSERT_EQ(appended.exit_code, 0) << appended.err;
+  ASSERT_TRUE(proxy.reply_lost()) << "the reply was not lost: the test tested nothing";
+  ASSERT_GE(proxy.commit_bodies().size(), 2u) << "the CLI did not resend the append";
+  const json outcome = json::parse(appended.out, nullptr, false);
+  EXPECT_EQ(outcome.value("result", ""), "committed") << appended.out;
+  EXPECT_EQ(outcome.value("version", Version{-1}), 1) << appended.out;
+  CliResult counted = Cli(mode(), serve_->Url(""),
+                          {"query", table_, "select count(*) as n, sum(id) as s from t", "--json"});
+  ASSERT_EQ(counted.exit_code, 0) << counted.err;
+  const json row = json::parse(counted.out, nullptr, false);
+  EXPECT_EQ(row.value("n", 0), 3) << counted.out;
+  EXPECT_EQ(row.value("s", 0), 6) << counted.out;
 }
 
 std::string ModeAndFault(
