@@ -162,6 +162,7 @@ void PrintRow(const Table& plain, const Table& ckpt, std::FILE* data) {
 struct Shape {
   int commits = 0;
   int adds = 0;
+  friend auto operator<=>(const Shape&, const Shape&) = default;
 };
 
 std::vector<Shape> Shapes(const ScalingOptions& o) {
@@ -171,6 +172,9 @@ std::vector<Shape> Shapes(const ScalingOptions& o) {
   } else {
     for (int f : o.files) shapes.push_back({kFilesSweepCommits, f / kFilesSweepCommits});
   }
+  // In ascending order, each once (two counts may round to one shape).
+  std::sort(shapes.begin(), shapes.end());
+  shapes.erase(std::unique(shapes.begin(), shapes.end()), shapes.end());
   return shapes;
 }
 

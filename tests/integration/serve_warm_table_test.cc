@@ -7,6 +7,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <condition_variable>
 #include <filesystem>
 #include <map>
@@ -248,18 +249,23 @@ TEST_P(ServeWarmTableTest, AnAppendOnAHeldSnapshotOlderThanAMetadataChangeIsTrie
 // answered: the second overtakes it on the way.
 class OvertakingHooks : public StepHooks {
  public:
+  static constexpr auto kPatience = std::chrono::seconds(30);
+
   Status AtStep(std::string_view step) override {
     if (step != "service/before-append") return OkStatus();
     std::unique_lock lock(mu_);
     if (arrived_++ == 0) {
       changed_.notify_all();
-      changed_.wait(lock, [&] { return overtaken_; });
+      if (!changed_.wait_for(lock, kPatience, [&] { return overtaken_; })) {
+        return DeadlineExceededError("the second append never overtook the first");
+      }
     }
     return OkStatus();
   }
-  void AwaitFirst() {
+  // False when the first append did not reach the service in time.
+  bool AwaitFirst() {
     std::unique_lock lock(mu_);
-    changed_.wait(lock, [&] { return arrived_ > 0; });
+    return changed_.wait_for(lock, kPatience, [&] { return arrived_ > 0; });
   }
   void ReleaseFirst() {
     std::lock_guard lock(mu_);
@@ -300,7 +306,11 @@ TEST_P(ServeWarmTableTest, ConcurrentAppendsWithoutATxnThatOvertakeEachOtherBoth
   };
   StatusOr<CommitOutcome> first = InternalError("not run");
   std::thread started_first([&] { first = append("first"); });
-  hooks.AwaitFirst();
+  if (!hooks.AwaitFirst()) {
+    hooks.ReleaseFirst();
+    started_first.join();
+    FAIL() << "the first append never reached the service: " << first.status().ToString();
+  }
   StatusOr<CommitOutcome> second = append("second");
   hooks.ReleaseFirst();
   started_first.join();

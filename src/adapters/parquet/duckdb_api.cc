@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <mutex>
 #include <string>
+#include <system_error>
 #include <vector>
 
 namespace deltacommit {
@@ -37,7 +38,12 @@ std::vector<std::string> Candidates() {
   std::vector<std::string> paths = {kLibrary};
   Dl_info info{};
   if (dladdr(static_cast<const void*>(&loaded), &info) != 0 && info.dli_fname != nullptr) {
-    const std::filesystem::path here = std::filesystem::path(info.dli_fname).parent_path();
+    // For the program itself the name is argv[0], maybe relative or bare:
+    // the kernel's account of it is the one to trust.
+    std::filesystem::path object = info.dli_fname;
+    std::error_code error;
+    if (!object.is_absolute()) object = std::filesystem::read_symlink("/proc/self/exe", error);
+    const std::filesystem::path here = object.parent_path();
     paths.push_back((here / kLibrary).string());
     paths.push_back((here / ".." / "lib" / kLibrary).string());
   }
