@@ -8,12 +8,11 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <optional>
 #include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "deltacommit/commit_rules.h"
 #include "deltacommit/table/deletion_vectors.h"
@@ -102,7 +101,16 @@ StatusOr<CommitOutcome> CommitWrittenFiles(Table& table, Transaction& txn, Objec
     if (!outcome.status().IsUnknownOutcome()) RemoveWrittenFiles(store, written);
     return outcome.status();
   }
-  if (outcome->result != CommitResult::kCommitted) RemoveWrittenFiles(store, written);
+  // Already committed through an assigned version, under the caller's
+  // appId: either an earlier run's append (these files are then unused) or
+  // this very append, resent by the client after its reply was lost (these
+  // files are then in the table). Nothing tells the two apart without
+  // reading the version, so the files stay: an unused file is garbage for
+  // VACUUM, a removed one in the table is lost data.
+  const bool maybe_ours = outcome->result == CommitResult::kAlreadyCommitted && outcome->assigned;
+  if (outcome->result != CommitResult::kCommitted && !maybe_ours) {
+    RemoveWrittenFiles(store, written);
+  }
   return outcome;
 }
 
@@ -136,7 +144,9 @@ StatusOr<StagedScan> StageScan(ObjectStore& store, std::string_view table_uri,
     // Named after the data file too, so that DuckDB's messages name it.
     const std::string_view name = std::string_view(add.path).substr(add.path.rfind('/') + 1);
     ScanFile file{staging_dir + "/" + std::to_string(out.files.size()) + "-" + std::string(name),
-                  add.partition_values, {}, add.path};
+                  add.partition_values,
+                  {},
+                  add.path};
     DC_RETURN_IF_ERROR(DownloadDataFile(store, table_uri, add, file.local_path));
     if (add.deletion_vector) {
       DC_ASSIGN_OR_RETURN(file.deleted_rows, deletion_vectors.DeletedRows(

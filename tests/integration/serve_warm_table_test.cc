@@ -10,6 +10,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -28,6 +29,7 @@
 #include "deltacommit/step_hooks.h"
 #include "deltacommit/table.h"
 #include "deltacommit/table/table_adapters.h"
+#include "http_fault_proxy.h"
 #include "service/config/auth.h"
 
 namespace deltacommit::testing {
@@ -331,6 +333,38 @@ TEST_P(ServeWarmTableTest, ConcurrentAppendsWithoutATxnThatOvertakeEachOtherBoth
   EXPECT_EQ(fresh.files, (std::set<std::string>{"first.parquet", "second.parquet", "third.parquet",
                                                 "fourth.parquet"}));
   EXPECT_EQ(fresh.txns.size(), 2u) << "an appId each of the two at once, reused after";
+}
+
+// Rows appended under the caller's appId, the reply lost after serve
+// answered: the client resends the append, serve answers "duplicate" (the
+// first attempt landed), and the data files the append wrote stay in the
+// table that names them.
+TEST_P(ServeWarmTableTest, AnAppendUnderTheCallersAppIdWhoseReplyWasLostKeepsItsFiles) {
+  Create(false);
+  HttpFaultProxy proxy(serve_->port(),
+                       {.lose_first_commit_reply = HttpFaultProxy::LoseReply::kAfterTheAnswer,
+                        .rewrite_commit_body = {}});
+  ASSERT_NE(proxy.port(), 0) << "the proxy cannot listen";
+  TableOptions options = Options();
+  options.service_url = proxy.Url();
+  StatusOr<Table> table = OpenTable(uri_, options);
+  ASSERT_TRUE(table.ok()) << table.status().ToString();
+  const fs::path rows = base_ / "rows.csv";
+  std::ofstream(rows) << "id\n1\n2\n3\n";
+  AppendInput input;
+  input.path = rows.string();
+  AppendOptions append;
+  append.app_transaction = {"nightly-load", 7};
+  StatusOr<AppendResult> appended = table->Append({input}, append);
+  ASSERT_TRUE(appended.ok()) << appended.status().ToString();
+  ASSERT_TRUE(proxy.reply_lost()) << "the reply was not lost: the test tested nothing";
+  ASSERT_GE(proxy.commit_bodies().size(), 2u) << "the client did not resend the append";
+  EXPECT_EQ(appended->outcome.version, 1);
+  Table fresh = Open();
+  StatusOr<QueryResult> counted = fresh.Query("select count(*), sum(id) from t");
+  ASSERT_TRUE(counted.ok()) << counted.status().ToString();
+  ASSERT_EQ(counted->rows.size(), 1u);
+  EXPECT_EQ(counted->rows[0], (std::vector<std::optional<std::string>>{"3", "6"}));
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, ServeWarmTableTest,
