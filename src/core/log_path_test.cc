@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include "deltacommit/testing/forked_child.h"
+#include "deltacommit/testing/golden_dir.h"
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -17,9 +20,6 @@
 #include <thread>
 #include <utility>
 #include <vector>
-
-#include "deltacommit/testing/forked_child.h"
-#include "deltacommit/testing/golden_dir.h"
 
 // Counts heap allocations, so a test can show that rejecting a name allocates
 // nothing (ParseLogPath runs on every file of a 10,000+ entry listing).
@@ -49,8 +49,9 @@ namespace deltacommit {
 // Readable failure messages; gtest finds it by ADL, so it lives beside the
 // type.
 void PrintTo(const ParsedLogPath& p, std::ostream* os) {
-  *os << LogFileTypeName(p.type) << "{version=" << p.version << ", end_version=" << p.end_version
-      << ", part=" << p.part << ", num_parts=" << p.num_parts << ", uuid=\"" << p.uuid
+  *os << LogFileTypeName(p.type) << "{version=" << p.version
+      << ", end_version=" << p.end_version << ", part=" << p.part
+      << ", num_parts=" << p.num_parts << ", uuid=\"" << p.uuid
       << "\", extension=\"" << p.extension << "\"}";
 }
 
@@ -91,15 +92,19 @@ TEST(FormatVersionTest, ZeroPadsToTwentyDigits) {
 }
 
 TEST(FormatVersionTest, Int64MaxFillsTwentyDigits) {
-  EXPECT_EQ(FormatVersion(std::numeric_limits<Version>::max()), "09223372036854775807");
+  EXPECT_EQ(FormatVersion(std::numeric_limits<Version>::max()),
+            "09223372036854775807");
 }
 
-TEST(FormatVersionDeathTest, NegativeVersionAssertsInDebugAndNeverAliasesALogEntry) {
+TEST(FormatVersionDeathTest,
+     NegativeVersionAssertsInDebugAndNeverAliasesALogEntry) {
   EXPECT_DEBUG_DEATH((void)FormatVersion(-1), "version >= 0");
 #ifdef NDEBUG
   EXPECT_EQ(FormatVersion(-1), "-0000000000000000001");
-  EXPECT_EQ(FormatVersion(std::numeric_limits<Version>::min()), "-9223372036854775808");
-  EXPECT_EQ(ParseLogPath(FormatVersion(-1) + ".json").type, LogFileType::kUnrecognized);
+  EXPECT_EQ(FormatVersion(std::numeric_limits<Version>::min()),
+            "-9223372036854775808");
+  EXPECT_EQ(ParseLogPath(FormatVersion(-1) + ".json").type,
+            LogFileType::kUnrecognized);
 #endif
 }
 
@@ -115,17 +120,21 @@ TEST(LogFileTypeNameTest, EveryTypeHasADistinctName) {
 // --- Every accepted form ----------------------------------------------------
 
 TEST(ParseLogPathTest, CommitJsonIsCommitWithItsVersion) {
-  EXPECT_EQ(ParseLogPath("00000000000000000007.json"), Expected(LogFileType::kCommit, 7));
-  EXPECT_EQ(ParseLogPath("00000000000000000000.json"), Expected(LogFileType::kCommit, 0));
+  EXPECT_EQ(ParseLogPath("00000000000000000007.json"),
+            Expected(LogFileType::kCommit, 7));
+  EXPECT_EQ(ParseLogPath("00000000000000000000.json"),
+            Expected(LogFileType::kCommit, 0));
 }
 
 TEST(ParseLogPathTest, LargestInt64VersionIsAccepted) {
-  EXPECT_EQ(ParseLogPath("09223372036854775807.json"),
-            Expected(LogFileType::kCommit, std::numeric_limits<Version>::max()));
+  EXPECT_EQ(
+      ParseLogPath("09223372036854775807.json"),
+      Expected(LogFileType::kCommit, std::numeric_limits<Version>::max()));
 }
 
 TEST(ParseLogPathTest, ChecksumCrcIsChecksum) {
-  EXPECT_EQ(ParseLogPath("00000000000000000012.crc"), Expected(LogFileType::kChecksum, 12));
+  EXPECT_EQ(ParseLogPath("00000000000000000012.crc"),
+            Expected(LogFileType::kChecksum, 12));
 }
 
 TEST(ParseLogPathTest, CheckpointParquetIsClassicCheckpoint) {
@@ -137,66 +146,88 @@ TEST(ParseLogPathTest, MultiPartCheckpointCarriesPartAndNumParts) {
   ParsedLogPath want = Expected(LogFileType::kMultiPartCheckpoint, 10);
   want.part = 2;
   want.num_parts = 3;
-  EXPECT_EQ(ParseLogPath("00000000000000000010.checkpoint.0000000002.0000000003.parquet"), want);
+  EXPECT_EQ(
+      ParseLogPath(
+          "00000000000000000010.checkpoint.0000000002.0000000003.parquet"),
+      want);
 }
 
 TEST(ParseLogPathTest, MultiPartCheckpointAcceptsLastPartAndLargestCount) {
   ParsedLogPath want = Expected(LogFileType::kMultiPartCheckpoint, 1);
   want.part = std::numeric_limits<int32_t>::max();
   want.num_parts = std::numeric_limits<int32_t>::max();
-  EXPECT_EQ(ParseLogPath("00000000000000000001.checkpoint.2147483647.2147483647.parquet"), want);
+  EXPECT_EQ(
+      ParseLogPath(
+          "00000000000000000001.checkpoint.2147483647.2147483647.parquet"),
+      want);
 }
 
 TEST(ParseLogPathTest, UuidJsonCheckpointIsV2CheckpointWithUuidAndExtension) {
   ParsedLogPath want = Expected(LogFileType::kV2Checkpoint, 10);
   want.uuid = kUuid;
   want.extension = "json";
-  EXPECT_EQ(ParseLogPath(Cat("00000000000000000010.checkpoint.", kUuid, ".json")), want);
+  EXPECT_EQ(
+      ParseLogPath(Cat("00000000000000000010.checkpoint.", kUuid, ".json")),
+      want);
 }
 
-TEST(ParseLogPathTest, UuidParquetCheckpointIsV2CheckpointWithUuidAndExtension) {
+TEST(ParseLogPathTest,
+     UuidParquetCheckpointIsV2CheckpointWithUuidAndExtension) {
   ParsedLogPath want = Expected(LogFileType::kV2Checkpoint, 10);
   want.uuid = kUuid;
   want.extension = "parquet";
-  EXPECT_EQ(ParseLogPath(Cat("00000000000000000010.checkpoint.", kUuid, ".parquet")), want);
+  EXPECT_EQ(
+      ParseLogPath(Cat("00000000000000000010.checkpoint.", kUuid, ".parquet")),
+      want);
 }
 
 TEST(ParseLogPathTest, UpperCaseUuidIsAcceptedAndKeptAsWritten) {
   ParsedLogPath want = Expected(LogFileType::kV2Checkpoint, 10);
   want.uuid = kUpperUuid;
   want.extension = "json";
-  EXPECT_EQ(ParseLogPath(Cat("00000000000000000010.checkpoint.", kUpperUuid, ".json")), want);
+  EXPECT_EQ(ParseLogPath(
+                Cat("00000000000000000010.checkpoint.", kUpperUuid, ".json")),
+            want);
 }
 
 TEST(ParseLogPathTest, CompactedJsonCarriesStartAndEndVersions) {
   ParsedLogPath want = Expected(LogFileType::kCompactedCommit, 4);
   want.end_version = 6;
-  EXPECT_EQ(ParseLogPath("00000000000000000004.00000000000000000006.compacted.json"), want);
+  EXPECT_EQ(
+      ParseLogPath("00000000000000000004.00000000000000000006.compacted.json"),
+      want);
 }
 
 TEST(ParseLogPathTest, CompactedWithEqualStartAndEndIsAccepted) {
   ParsedLogPath want = Expected(LogFileType::kCompactedCommit, 5);
   want.end_version = 5;
-  EXPECT_EQ(ParseLogPath("00000000000000000005.00000000000000000005.compacted.json"), want);
+  EXPECT_EQ(
+      ParseLogPath("00000000000000000005.00000000000000000005.compacted.json"),
+      want);
 }
 
 TEST(ParseLogPathTest, StagedCommitCarriesVersionAndUuid) {
   ParsedLogPath want = Expected(LogFileType::kStagedCommit, 1);
   want.uuid = kUuid;
-  EXPECT_EQ(ParseLogPath(Cat("_staged_commits/00000000000000000001.", kUuid, ".json")), want);
+  EXPECT_EQ(ParseLogPath(
+                Cat("_staged_commits/00000000000000000001.", kUuid, ".json")),
+            want);
 }
 
 TEST(ParseLogPathTest, LastCheckpointIsRecognised) {
-  EXPECT_EQ(ParseLogPath("_last_checkpoint"), Expected(LogFileType::kLastCheckpoint, -1));
+  EXPECT_EQ(ParseLogPath("_last_checkpoint"),
+            Expected(LogFileType::kLastCheckpoint, -1));
 }
 
 TEST(ParseLogPathTest, SidecarParquetAndJsonAreSidecarsWithExtension) {
   ParsedLogPath parquet = Expected(LogFileType::kSidecar, -1);
   parquet.extension = "parquet";
   EXPECT_EQ(ParseLogPath(Cat("_sidecars/", kUuid, ".parquet")), parquet);
-  EXPECT_EQ(ParseLogPath("_sidecars/00000000000000000006.checkpoint.0000000001.0000000002."
-                         "055a8e56-f5a5-4a19-9b76-b1f2e5d3c7a1.parquet"),
-            parquet);
+  EXPECT_EQ(
+      ParseLogPath(
+          "_sidecars/00000000000000000006.checkpoint.0000000001.0000000002."
+          "055a8e56-f5a5-4a19-9b76-b1f2e5d3c7a1.parquet"),
+      parquet);
   ParsedLogPath json = Expected(LogFileType::kSidecar, -1);
   json.extension = "json";
   EXPECT_EQ(ParseLogPath("_sidecars/any-unique-name.json"), json);
@@ -210,7 +241,8 @@ TEST(ParseLogPathTest, DynamoDbTempCommitCarriesVersionAndUuid) {
 
 TEST(ParseLogPathTest, HadoopHiddenTempAndChecksumFilesAreTemp) {
   const ParsedLogPath temp = Expected(LogFileType::kTemp, -1);
-  EXPECT_EQ(ParseLogPath(Cat(".00000000000000000007.json.", kUuid, ".tmp")), temp);
+  EXPECT_EQ(ParseLogPath(Cat(".00000000000000000007.json.", kUuid, ".tmp")),
+            temp);
   EXPECT_EQ(ParseLogPath(".00000000000000000007.json.crc"), temp);
   EXPECT_EQ(ParseLogPath(".00000000000000000007.crc.crc"), temp);
   EXPECT_EQ(ParseLogPath("._last_checkpoint.crc"), temp);
@@ -220,37 +252,45 @@ TEST(ParseLogPathTest, HadoopHiddenTempAndChecksumFilesAreTemp) {
 TEST(ParseLogPathTest, HadoopChecksumBesideSidecarOrStagedCommitIsTemp) {
   const ParsedLogPath temp = Expected(LogFileType::kTemp, -1);
   EXPECT_EQ(ParseLogPath(Cat("_sidecars/.", kUuid, ".parquet.crc")), temp);
-  EXPECT_EQ(ParseLogPath(Cat("_staged_commits/.00000000000000000001.", kUuid, ".json.crc")), temp);
+  EXPECT_EQ(ParseLogPath(Cat("_staged_commits/.00000000000000000001.", kUuid,
+                             ".json.crc")),
+            temp);
 }
 
 // --- Builder -> parser round trips ------------------------------------------
 
 TEST(LogPathRoundTripTest, CommitPathParsesBackToCommit) {
   EXPECT_EQ(CommitPath(7), Cat("_delta_log/", kV7, ".json"));
-  for (Version v : {Version{0}, Version{7}, std::numeric_limits<Version>::max()}) {
-    EXPECT_EQ(ParseLogPath(StripLogDir(CommitPath(v))), Expected(LogFileType::kCommit, v));
+  for (Version v :
+       {Version{0}, Version{7}, std::numeric_limits<Version>::max()}) {
+    EXPECT_EQ(ParseLogPath(StripLogDir(CommitPath(v))),
+              Expected(LogFileType::kCommit, v));
   }
 }
 
 TEST(LogPathRoundTripTest, ChecksumPathParsesBackToChecksum) {
   EXPECT_EQ(ChecksumPath(7), Cat("_delta_log/", kV7, ".crc"));
-  EXPECT_EQ(ParseLogPath(StripLogDir(ChecksumPath(42))), Expected(LogFileType::kChecksum, 42));
+  EXPECT_EQ(ParseLogPath(StripLogDir(ChecksumPath(42))),
+            Expected(LogFileType::kChecksum, 42));
 }
 
 TEST(LogPathRoundTripTest, ClassicCheckpointPathParsesBackToClassicCheckpoint) {
-  EXPECT_EQ(ClassicCheckpointPath(7), Cat("_delta_log/", kV7, ".checkpoint.parquet"));
+  EXPECT_EQ(ClassicCheckpointPath(7),
+            Cat("_delta_log/", kV7, ".checkpoint.parquet"));
   EXPECT_EQ(ParseLogPath(StripLogDir(ClassicCheckpointPath(100))),
             Expected(LogFileType::kClassicCheckpoint, 100));
 }
 
 TEST(LogPathRoundTripTest, MultiPartCheckpointPathParsesBackWithPartAndCount) {
-  EXPECT_EQ(MultiPartCheckpointPath(7, 1, 3),
-            Cat("_delta_log/", kV7, ".checkpoint.0000000001.0000000003.parquet"));
+  EXPECT_EQ(
+      MultiPartCheckpointPath(7, 1, 3),
+      Cat("_delta_log/", kV7, ".checkpoint.0000000001.0000000003.parquet"));
   for (int32_t part = 1; part <= 3; ++part) {
     ParsedLogPath want = Expected(LogFileType::kMultiPartCheckpoint, 7);
     want.part = part;
     want.num_parts = 3;
-    EXPECT_EQ(ParseLogPath(StripLogDir(MultiPartCheckpointPath(7, part, 3))), want);
+    EXPECT_EQ(ParseLogPath(StripLogDir(MultiPartCheckpointPath(7, part, 3))),
+              want);
   }
 }
 
@@ -261,7 +301,8 @@ TEST(LogPathRoundTripTest, V2CheckpointPathParsesBackWithUuidAndExtension) {
     ParsedLogPath want = Expected(LogFileType::kV2Checkpoint, 7);
     want.uuid = kUuid;
     want.extension = extension;
-    EXPECT_EQ(ParseLogPath(StripLogDir(V2CheckpointPath(7, kUuid, extension))), want);
+    EXPECT_EQ(ParseLogPath(StripLogDir(V2CheckpointPath(7, kUuid, extension))),
+              want);
   }
 }
 
@@ -275,11 +316,13 @@ TEST(LogPathRoundTripTest, StagedCommitPathParsesBackWithUuid) {
 
 TEST(LogPathRoundTripTest, LastCheckpointPathParsesBackToLastCheckpoint) {
   EXPECT_EQ(LastCheckpointPath(), "_delta_log/_last_checkpoint");
-  EXPECT_EQ(ParseLogPath(StripLogDir(LastCheckpointPath())).type, LogFileType::kLastCheckpoint);
+  EXPECT_EQ(ParseLogPath(StripLogDir(LastCheckpointPath())).type,
+            LogFileType::kLastCheckpoint);
 }
 
 TEST(LogPathRoundTripTest, TempCommitPathParsesBackToTempWithVersionAndUuid) {
-  EXPECT_EQ(TempCommitPath(7, kUuid), Cat("_delta_log/.tmp/", kV7, ".json.", kUuid));
+  EXPECT_EQ(TempCommitPath(7, kUuid),
+            Cat("_delta_log/.tmp/", kV7, ".json.", kUuid));
   ParsedLogPath want = Expected(LogFileType::kTemp, 7);
   want.uuid = kUuid;
   EXPECT_EQ(ParseLogPath(StripLogDir(TempCommitPath(7, kUuid))), want);
@@ -314,12 +357,12 @@ std::vector<std::string> RejectedNames() {
       "00000000000000000007.checkpoint",
       "00000000000000000007.checkpoint.json",
       "00000000000000000007.checkpoint.parquet.crc",
-      "00000000000000000007.checkpoint.0000000000.0000000003.parquet",   // part
-                                                                         // 0
-      "00000000000000000007.checkpoint.0000000004.0000000003.parquet",   // part
-                                                                         // > n
-      "00000000000000000007.checkpoint.000000001.0000000003.parquet",    // 9
-                                                                         // digits
+      "00000000000000000007.checkpoint.0000000000.0000000003.parquet",  // part
+                                                                        // 0
+      "00000000000000000007.checkpoint.0000000004.0000000003.parquet",  // part
+                                                                        // > n
+      "00000000000000000007.checkpoint.000000001.0000000003.parquet",   // 9
+                                                                       // digits
       "00000000000000000007.checkpoint.00000000001.0000000003.parquet",  // 11
       "00000000000000000007.checkpoint.0000000001.0000000003.json",
       "00000000000000000007.checkpoint.2147483648.2147483648.parquet",  // >
@@ -376,7 +419,8 @@ TEST(ParseLogPathTest, MalformedNamesAreUnrecognized) {
   for (const std::string& name : rejected) {
     const ParsedLogPath parsed = ParseLogPath(name);
     if (parsed.type != LogFileType::kUnrecognized) {
-      accepted.push_back("\"" + name + "\" -> " + std::string(LogFileTypeName(parsed.type)));
+      accepted.push_back("\"" + name + "\" -> " +
+                         std::string(LogFileTypeName(parsed.type)));
     } else if (parsed != ParsedLogPath{}) {
       accepted.push_back("\"" + name + "\" -> kUnrecognized with fields set");
     }
@@ -393,7 +437,8 @@ TEST(ParseLogPathTest, RejectingANameAllocatesNothing) {
 
   // Control: an accepted staged commit copies its 36-char UUID out, so the
   // counter must move; otherwise the zero above proves nothing.
-  const std::string staged = Cat("_staged_commits/", kV7, ".", Cat(kUuid, ".json"));
+  const std::string staged =
+      Cat("_staged_commits/", kV7, ".", Cat(kUuid, ".json"));
   const long before_accept = g_allocations.load();
   EXPECT_EQ(ParseLogPath(staged).type, LogFileType::kStagedCommit);
   EXPECT_GT(g_allocations.load() - before_accept, 0);
@@ -403,17 +448,21 @@ TEST(ParseLogPathTest, RejectingANameAllocatesNothing) {
 
 namespace fs = std::filesystem;
 
-fs::path GoldenRoot() { return GoldenTablesDir().value_or("/nonexistent-golden-tables"); }
+fs::path GoldenRoot() {
+  return GoldenTablesDir().value_or("/nonexistent-golden-tables");
+}
 
 // Every file under every `_delta_log/` of the corpus, as `_delta_log/`-relative
 // paths (generic, '/'-separated).
 std::vector<std::string> GoldenLogFiles(const fs::path& root) {
   std::vector<std::string> files;
   for (const auto& entry : fs::recursive_directory_iterator(root)) {
-    if (!entry.is_directory() || entry.path().filename() != "_delta_log") continue;
+    if (!entry.is_directory() || entry.path().filename() != "_delta_log")
+      continue;
     for (const auto& file : fs::recursive_directory_iterator(entry.path())) {
       if (!file.is_regular_file()) continue;
-      files.push_back(file.path().lexically_relative(entry.path()).generic_string());
+      files.push_back(
+          file.path().lexically_relative(entry.path()).generic_string());
     }
   }
   return files;
@@ -432,12 +481,14 @@ TEST(GoldenLogPathTest, EveryFileInEveryGoldenDeltaLogIsRecognised) {
     ++counts[type];
     if (type == LogFileType::kUnrecognized) unrecognized.push_back(file);
   }
-  EXPECT_TRUE(unrecognized.empty()) << "unrecognised golden log files under " << root << ":\n"
-                                    << ::testing::PrintToString(unrecognized);
+  EXPECT_TRUE(unrecognized.empty())
+      << "unrecognised golden log files under " << root << ":\n"
+      << ::testing::PrintToString(unrecognized);
   // The corpus has each of these; a zero means the walk or the parser broke.
   for (LogFileType type :
-       {LogFileType::kCommit, LogFileType::kClassicCheckpoint, LogFileType::kMultiPartCheckpoint,
-        LogFileType::kV2Checkpoint, LogFileType::kChecksum, LogFileType::kLastCheckpoint,
+       {LogFileType::kCommit, LogFileType::kClassicCheckpoint,
+        LogFileType::kMultiPartCheckpoint, LogFileType::kV2Checkpoint,
+        LogFileType::kChecksum, LogFileType::kLastCheckpoint,
         LogFileType::kSidecar, LogFileType::kTemp}) {
     EXPECT_GT(counts[type], 0) << LogFileTypeName(type);
   }
@@ -452,7 +503,8 @@ TEST(GoldenLogPathTest, LogStoreListFromFixtureNamesAreUnrecognized) {
   for (const auto& file : fs::recursive_directory_iterator(dir)) {
     if (!file.is_regular_file()) continue;
     ++seen;
-    const std::string name = file.path().lexically_relative(dir).generic_string();
+    const std::string name =
+        file.path().lexically_relative(dir).generic_string();
     EXPECT_EQ(ParseLogPath(name).type, LogFileType::kUnrecognized) << name;
   }
   EXPECT_GT(seen, 0) << "no files in " << dir;
@@ -462,11 +514,13 @@ TEST(GoldenLogPathTest, LogStoreListFromFixtureNamesAreUnrecognized) {
 
 // Checks `uuid` through the parser's own UUID rule, plus the v4 bits.
 void ExpectV4Uuid(const std::string& uuid) {
-  ParsedLogPath parsed = ParseLogPath(Cat("_staged_commits/", kV7, ".", uuid + ".json"));
+  ParsedLogPath parsed =
+      ParseLogPath(Cat("_staged_commits/", kV7, ".", uuid + ".json"));
   EXPECT_EQ(parsed.type, LogFileType::kStagedCommit) << uuid;
   ASSERT_EQ(uuid.size(), 36u);
   EXPECT_EQ(uuid[14], '4') << uuid;  // version
-  EXPECT_NE(std::string_view("89ab").find(uuid[19]), std::string_view::npos) << uuid;
+  EXPECT_NE(std::string_view("89ab").find(uuid[19]), std::string_view::npos)
+      << uuid;
   for (char c : uuid) EXPECT_FALSE(c >= 'A' && c <= 'F') << uuid;  // lower case
 }
 
@@ -487,7 +541,8 @@ TEST(NewUuidTest, ConcurrentThreadsProduceDistinctUuids) {
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&results, t] {
-      for (int i = 0; i < kPerThread; ++i) results[static_cast<size_t>(t)].push_back(NewUuid());
+      for (int i = 0; i < kPerThread; ++i)
+        results[static_cast<size_t>(t)].push_back(NewUuid());
     });
   }
   for (std::thread& thread : threads) thread.join();

@@ -52,15 +52,42 @@ LogReplay::LogReplay(const Snapshot& base)
 
 namespace {
 
-// The first key that appears twice in `keys` (pointers to keys in a map,
-// so each is still there), or null.
-const FileKey* FirstRepeated(std::vector<const FileKey*>& keys) {
-  if (keys.size() < 2) return nullptr;
-  std::sort(keys.begin(), keys.end(), [](const FileKey* a, const FileKey* b) { return *a < *b; });
-  auto repeated = std::adjacent_find(keys.begin(), keys.end(),
-                                     [](const FileKey* a, const FileKey* b) { return *a == *b; });
-  return repeated == keys.end() ? nullptr : *repeated;
-}
+// The keys one version inserts into a map (a snapshot's files or
+// tombstones), checked for one inserted twice: pointers to the keys in the
+// map, not copies (a snapshot load passes here once per file). Into a map
+// empty before the version (a load's first version, its checkpoint) a
+// repeat is a replacement, seen as it happens; otherwise the pointers are
+// sorted once all are in.
+class RepeatedKeys {
+ public:
+  explicit RepeatedKeys(bool map_was_empty) : replacements_tell_(map_was_empty) {}
+
+  void Reserve(size_t n) {
+    if (!replacements_tell_) keys_.reserve(n);
+  }
+  // `key` as stored in the map; `replaced`: it replaced a value there.
+  void Inserted(const FileKey& key, bool replaced) {
+    if (!replacements_tell_) {
+      keys_.push_back(&key);
+    } else if (replaced && first_ == nullptr) {
+      first_ = &key;
+    }
+  }
+  // A key inserted twice, or null. Call once all are in.
+  const FileKey* First() {
+    if (replacements_tell_ || keys_.size() < 2) return first_;
+    std::sort(keys_.begin(), keys_.end(),
+              [](const FileKey* a, const FileKey* b) { return *a < *b; });
+    auto repeated = std::adjacent_find(keys_.begin(), keys_.end(),
+                                       [](const FileKey* a, const FileKey* b) { return *a == *b; });
+    return repeated == keys_.end() ? nullptr : *repeated;
+  }
+
+ private:
+  const bool replacements_tell_;
+  std::vector<const FileKey*> keys_;
+  const FileKey* first_ = nullptr;
+};
 
 }  // namespace
 
@@ -68,20 +95,10 @@ Status LogReplay::Apply(Version version, std::vector<Action>&& actions) {
   Snapshot& s = *snapshot_;
   s.version_ = version;
   s.in_commit_timestamp_.reset();
-  // The keys this version removes and adds, checked for repeats once all
-  // are applied: pointers into the maps, not copies (a snapshot load passes
-  // here once per file). Into a map empty before this version (a load's
-  // first version, its checkpoint) a repeat is a replacement, seen as it
-  // happens, and no sort is needed.
-  const bool no_files_before = s.files_.empty();
-  const bool no_tombstones_before = s.tombstones_.empty();
-  std::vector<const FileKey*> removed;
-  std::vector<const FileKey*> added;
-  const FileKey* repeated_remove = nullptr;
-  const FileKey* repeated_add = nullptr;
-  auto repeated = [&](std::vector<const FileKey*>& keys, const FileKey* seen,
-                      const char* type) -> Status {
-    const FileKey* key = seen != nullptr ? seen : FirstRepeated(keys);
+  RepeatedKeys removed(s.tombstones_.empty());
+  RepeatedKeys added(s.files_.empty());
+  auto repeated = [&](RepeatedKeys& keys, const char* type) -> Status {
+    const FileKey* key = keys.First();
     if (key == nullptr) return OkStatus();
     return InvalidArgumentError("version " + std::to_string(version) + " has more than one " +
                                 type + " action for file \"" + key->path + "\"");
@@ -89,7 +106,7 @@ Status LogReplay::Apply(Version version, std::vector<Action>&& actions) {
   // Before any key is taken: folding moves them.
   s.files_.Compact();
   s.tombstones_.Compact();
-  bool replaced = false;
+  bool replaced = false;  // set by the callbacks of the insertion just made
   const auto drop_size = [&s, &replaced](const AddFile& old) {
     s.size_in_bytes_ -= old.size;
     replaced = true;
@@ -99,14 +116,10 @@ Status LogReplay::Apply(Version version, std::vector<Action>&& actions) {
   for (Action& action : actions) {
     if (auto* r = std::get_if<RemoveFile>(&action)) {
       FileKey key = KeyOf(*r);
-      s.files_.Erase(key, [&s](const AddFile& old) { s.size_in_bytes_ -= old.size; });
+      s.files_.Erase(key, drop_size);
       replaced = false;
       const FileKey& stored = s.tombstones_.InsertOrAssign(std::move(key), std::move(*r), keep);
-      if (!no_tombstones_before) {
-        removed.push_back(&stored);
-      } else if (replaced && repeated_remove == nullptr) {
-        repeated_remove = &stored;
-      }
+      removed.Inserted(stored, replaced);
     } else if (auto* p = std::get_if<Protocol>(&action)) {
       s.protocol_ = std::move(*p);
       has_protocol_ = true;
@@ -126,8 +139,8 @@ Status LogReplay::Apply(Version version, std::vector<Action>&& actions) {
       s.in_commit_timestamp_ = c->in_commit_timestamp;
     }
   }
-  DC_RETURN_IF_ERROR(repeated(removed, repeated_remove, "remove"));
-  if (!no_files_before) added.reserve(actions.size());
+  DC_RETURN_IF_ERROR(repeated(removed, "remove"));
+  added.Reserve(actions.size());
   for (Action& action : actions) {
     auto* a = std::get_if<AddFile>(&action);
     if (a == nullptr) continue;
@@ -136,13 +149,9 @@ Status LogReplay::Apply(Version version, std::vector<Action>&& actions) {
     s.size_in_bytes_ += a->size;
     replaced = false;
     const FileKey& stored = s.files_.InsertOrAssign(std::move(key), std::move(*a), drop_size);
-    if (!no_files_before) {
-      added.push_back(&stored);
-    } else if (replaced && repeated_add == nullptr) {
-      repeated_add = &stored;
-    }
+    added.Inserted(stored, replaced);
   }
-  return repeated(added, repeated_add, "add");
+  return repeated(added, "add");
 }
 
 StatusOr<std::shared_ptr<const Snapshot>> LogReplay::Finish() {
@@ -274,9 +283,9 @@ StatusOr<std::shared_ptr<const Snapshot>> UpdateSnapshot(LogStore& log,
                                                          const SnapshotRequest& request) {
   const Version after = base->version();
   DC_ASSIGN_OR_RETURN(std::vector<ObjectMeta> listing, log.List(after + 1));
-  DC_ASSIGN_OR_RETURN(
-      std::optional<std::vector<ObjectMeta>> commits,
-      CommitsAfter(listing, after, log.ListsRatifiedStagedCommits(), log.Describe()));
+  DC_ASSIGN_OR_RETURN(std::optional<std::vector<ObjectMeta>> commits,
+                      CommitsAfter(listing, after, log.ListsRatifiedStagedCommits(),
+                                   log.Describe()));
   if (!commits) {
     SnapshotRequest latest = request;
     latest.version.reset();

@@ -25,9 +25,11 @@ using ::testing::Pair;
 
 // --- Commit lines, written by hand (not by our writer) -----------------------
 
-std::string ProtocolLine(int reader = 1, int writer = 2, std::string_view features = "") {
+std::string ProtocolLine(int reader = 1, int writer = 2,
+                         std::string_view features = "") {
   return R"({"protocol":{"minReaderVersion":)" + std::to_string(reader) +
-         R"(,"minWriterVersion":)" + std::to_string(writer) + std::string(features) + "}}";
+         R"(,"minWriterVersion":)" + std::to_string(writer) +
+         std::string(features) + "}}";
 }
 
 std::string MetadataLine(std::string_view id = "table-id") {
@@ -38,25 +40,28 @@ std::string MetadataLine(std::string_view id = "table-id") {
 }
 
 // `dv` is the raw deletionVector object, or empty for none.
-std::string AddLine(std::string_view path, int64_t size = 1, std::string_view dv = "") {
+std::string AddLine(std::string_view path, int64_t size = 1,
+                    std::string_view dv = "") {
   std::string line = R"({"add":{"path":")" + std::string(path) +
-                     R"(","partitionValues":{},"size":)" + std::to_string(size) +
+                     R"(","partitionValues":{},"size":)" +
+                     std::to_string(size) +
                      R"(,"modificationTime":1,"dataChange":true)";
   if (!dv.empty()) line += R"(,"deletionVector":)" + std::string(dv);
   return line + "}}";
 }
 
 std::string RemoveLine(std::string_view path, std::string_view dv = "") {
-  std::string line =
-      R"({"remove":{"path":")" + std::string(path) + R"(","deletionTimestamp":5,"dataChange":true)";
+  std::string line = R"({"remove":{"path":")" + std::string(path) +
+                     R"(","deletionTimestamp":5,"dataChange":true)";
   if (!dv.empty()) line += R"(,"deletionVector":)" + std::string(dv);
   return line + "}}";
 }
 
 std::string Dv(std::string_view storage, std::string_view path_or_inline,
                std::optional<int> offset = std::nullopt) {
-  std::string dv = R"({"storageType":")" + std::string(storage) + R"(","pathOrInlineDv":")" +
-                   std::string(path_or_inline) + "\"";
+  std::string dv = R"({"storageType":")" + std::string(storage) +
+                   R"(","pathOrInlineDv":")" + std::string(path_or_inline) +
+                   "\"";
   if (offset) dv += ",\"offset\":" + std::to_string(*offset);
   return dv + R"(,"sizeInBytes":40,"cardinality":2})";
 }
@@ -66,9 +71,11 @@ std::string TxnLine(std::string_view app_id, int64_t version) {
          std::to_string(version) + "}}";
 }
 
-std::string DomainLine(std::string_view domain, std::string_view config, bool removed) {
-  return R"({"domainMetadata":{"domain":")" + std::string(domain) + R"(","configuration":")" +
-         std::string(config) + R"(","removed":)" + (removed ? "true" : "false") + "}}";
+std::string DomainLine(std::string_view domain, std::string_view config,
+                       bool removed) {
+  return R"({"domainMetadata":{"domain":")" + std::string(domain) +
+         R"(","configuration":")" + std::string(config) + R"(","removed":)" +
+         (removed ? "true" : "false") + "}}";
 }
 
 std::string CommitInfoLine(std::optional<int64_t> ict = std::nullopt) {
@@ -102,14 +109,16 @@ class SnapshotTest : public ::testing::Test {
     ASSERT_TRUE(store_.Put(CommitPath(0), content).ok());
   }
 
-  StatusOr<std::shared_ptr<const Snapshot>> Load(std::optional<Version> version = std::nullopt) {
+  StatusOr<std::shared_ptr<const Snapshot>> Load(
+      std::optional<Version> version = std::nullopt) {
     SnapshotRequest request;
     request.version = version;
     return LoadSnapshot(log_, request);
   }
 
   // Loads and fails the test when it does not succeed.
-  std::shared_ptr<const Snapshot> MustLoad(std::optional<Version> version = std::nullopt) {
+  std::shared_ptr<const Snapshot> MustLoad(
+      std::optional<Version> version = std::nullopt) {
     auto snapshot = Load(version);
     EXPECT_TRUE(snapshot.ok()) << snapshot.status().ToString();
     return snapshot.ok() ? *snapshot : nullptr;
@@ -158,19 +167,24 @@ TEST_F(SnapshotTest, StagedCommitsAreIgnoredUntilPublished) {
 
 TEST_F(SnapshotTest, SamePathWithTwoDeletionVectorsIsTwoFiles) {
   const std::string dv_a = Dv("u", "ab^-aqEH.-t@S}K{vb[*k^", 4);
-  const std::string dv_b = Dv("i", "wi5b=000010000siXQKl0rr91000f55c8Xg0@@D72lkbi5=-{L");
+  const std::string dv_b =
+      Dv("i", "wi5b=000010000siXQKl0rr91000f55c8Xg0@@D72lkbi5=-{L");
   CreateTable({AddLine("p", 1, dv_a), AddLine("p", 1, dv_b)});
   auto s = MustLoad();
   ASSERT_NE(s, nullptr);
-  EXPECT_THAT(Keys(*s), ElementsAre(Key("p", "iwi5b=000010000siXQKl0rr91000f55c8Xg0@@D72lkbi5=-{L"),
-                                    Key("p", "uab^-aqEH.-t@S}K{vb[*k^@4")));
+  EXPECT_THAT(
+      Keys(*s),
+      ElementsAre(
+          Key("p", "iwi5b=000010000siXQKl0rr91000f55c8Xg0@@D72lkbi5=-{L"),
+          Key("p", "uab^-aqEH.-t@S}K{vb[*k^@4")));
 
   // Removing one (path, DV) leaves the other.
   Commit(1, {RemoveLine("p", dv_a)});
   s = MustLoad();
   ASSERT_NE(s, nullptr);
   EXPECT_THAT(Keys(*s),
-              ElementsAre(Key("p", "iwi5b=000010000siXQKl0rr91000f55c8Xg0@@D72lkbi5=-{L")));
+              ElementsAre(Key(
+                  "p", "iwi5b=000010000siXQKl0rr91000f55c8Xg0@@D72lkbi5=-{L")));
 }
 
 TEST_F(SnapshotTest, RemoveWithoutDeletionVectorDoesNotRemoveFileWithOne) {
@@ -288,7 +302,8 @@ TEST_F(SnapshotTest, TxnKeepsLatestVersionPerAppId) {
   Commit(1, {TxnLine("app-a", 2)});
   auto s = MustLoad();
   ASSERT_NE(s, nullptr);
-  EXPECT_THAT(s->app_versions(), ElementsAre(Pair("app-a", 2), Pair("app-b", 5)));
+  EXPECT_THAT(s->app_versions(),
+              ElementsAre(Pair("app-a", 2), Pair("app-b", 5)));
   EXPECT_EQ(s->AppVersion("app-a"), 2);
   EXPECT_EQ(s->AppVersion("app-c"), std::nullopt);
   auto s0 = MustLoad(0);
@@ -310,7 +325,8 @@ TEST_F(SnapshotTest, DomainMetadataIsSetReplacedAndRemoved) {
 }
 
 TEST_F(SnapshotTest, InCommitTimestampIsThatOfTheLatestCommit) {
-  std::string content = CommitInfoLine(100) + "\n" + ProtocolLine() + "\n" + MetadataLine() + "\n";
+  std::string content = CommitInfoLine(100) + "\n" + ProtocolLine() + "\n" +
+                        MetadataLine() + "\n";
   ASSERT_TRUE(store_.Put(CommitPath(0), content).ok());
   Commit(1, {CommitInfoLine(200), AddLine("a")});
   Commit(2, {CommitInfoLine(), AddLine("b")});
@@ -359,7 +375,8 @@ TEST_F(SnapshotTest, UnsupportedReaderVersionIsRefusedNamingIt) {
   Commit(0, {ProtocolLine(4, 7), MetadataLine()});
   auto s = Load();
   ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.status().code(), StatusCode::kUnimplemented) << s.status().ToString();
+  EXPECT_EQ(s.status().code(), StatusCode::kUnimplemented)
+      << s.status().ToString();
   EXPECT_THAT(s.status().message(), HasSubstr("minReaderVersion=4"));
 }
 
@@ -370,7 +387,8 @@ TEST_F(SnapshotTest, UnsupportedReaderFeatureIsRefusedNamingIt) {
              MetadataLine()});
   auto s = Load();
   ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.status().code(), StatusCode::kUnimplemented) << s.status().ToString();
+  EXPECT_EQ(s.status().code(), StatusCode::kUnimplemented)
+      << s.status().ToString();
   EXPECT_THAT(s.status().message(), HasSubstr("futureFeature"));
 }
 
@@ -388,7 +406,8 @@ TEST_F(SnapshotTest, MalformedCommitLineNamesFileAndLine) {
   Commit(1, {AddLine("a"), "{\"add\": {not json"});
   auto s = Load();
   ASSERT_FALSE(s.ok());
-  EXPECT_THAT(s.status().code(), AnyOf(StatusCode::kInvalidArgument, StatusCode::kDataLoss));
+  EXPECT_THAT(s.status().code(),
+              AnyOf(StatusCode::kInvalidArgument, StatusCode::kDataLoss));
   EXPECT_THAT(s.status().message(), HasSubstr(CommitPath(1)));
   EXPECT_THAT(s.status().message(), HasSubstr("line 2"));
   // The version before it still loads.
@@ -426,7 +445,8 @@ TEST_F(SnapshotTest, CheckpointWithoutParquetHandlerNeedsHistory) {
   auto s = Load();
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.status().code(), StatusCode::kFailedPrecondition);
-  EXPECT_THAT(s.status().message(), HasSubstr("checkpoint reading not available"));
+  EXPECT_THAT(s.status().message(),
+              HasSubstr("checkpoint reading not available"));
 }
 
 TEST_F(SnapshotTest, CheckpointWithoutParquetHandlerReplaysCompleteHistory) {
@@ -490,7 +510,8 @@ TEST(SnapshotReplayTest, AppliesActionValues) {
   EXPECT_THAT(Keys(**s), ElementsAre(Key("f")));
 }
 
-TEST(SnapshotReplayTest, SameKeyRemovedAndAddedAcrossDeletionVectorsCountsSeparately) {
+TEST(SnapshotReplayTest,
+     SameKeyRemovedAndAddedAcrossDeletionVectorsCountsSeparately) {
   AddFile a;
   a.path = "f";
   AddFile b = a;

@@ -226,11 +226,12 @@ StatusOr<std::optional<Conflict>> Transaction::CheckWinner(Version version,
   CurrentTransaction current;
   current.read = &read_;
   current.actions = &actions_;
-  current.is_blind_append =
-      !read_.whole_table && read_.predicates.empty() && read_.files.empty() &&
-      std::none_of(actions_.begin(), actions_.end(), [](const Action& a) {
-        return std::holds_alternative<RemoveFile>(a) || std::holds_alternative<AddCdcFile>(a);
-      });
+  current.is_blind_append = !read_.whole_table && read_.predicates.empty() &&
+                            read_.files.empty() &&
+                            std::none_of(actions_.begin(), actions_.end(), [](const Action& a) {
+                              return std::holds_alternative<RemoveFile>(a) ||
+                                     std::holds_alternative<AddCdcFile>(a);
+                            });
   current.table_partitioned = !read_snapshot_->metadata().partition_columns.empty();
   current.isolation_level = options_.isolation_level;
   return CheckConflict(current, version, winner);
@@ -322,16 +323,15 @@ StatusOr<std::optional<CommitOutcome>> Transaction::CommitAssigned() {
   StatusOr<BlindAppendResult> appended =
       log_.AppendBlind(read_version(), BuildCommit(sent_timestamp, now));
   if (!appended.ok()) {
-    if (appended.status().code() == StatusCode::kFailedPrecondition)
-      return std::optional<CommitOutcome>();
+    if (appended.status().code() == StatusCode::kFailedPrecondition) return std::optional<CommitOutcome>();
     return appended.status();
   }
   // Alone in the version after the one read, the append is, as a snapshot
   // reads it, this transaction's actions under the service's commitInfo,
   // of which only the in-commit timestamp counts: the reply gives it. (A
   // blind append holds no protocol or metaData: the read snapshot's rule.)
-  const bool alone =
-      !appended->duplicate && appended->merged == 1 && appended->version == read_version() + 1;
+  const bool alone = !appended->duplicate && appended->merged == 1 &&
+                     appended->version == read_version() + 1;
   const bool ict =
       InCommitTimestampsEnabled(read_snapshot_->protocol(), read_snapshot_->metadata());
   if (alone && (!ict || appended->in_commit_timestamp)) {

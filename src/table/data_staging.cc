@@ -8,11 +8,12 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
-#include <nlohmann/json.hpp>
 #include <optional>
+#include <iostream>
 #include <stdexcept>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "deltacommit/commit_rules.h"
 #include "deltacommit/table/deletion_vectors.h"
@@ -144,9 +145,7 @@ StatusOr<StagedScan> StageScan(ObjectStore& store, std::string_view table_uri,
     // Named after the data file too, so that DuckDB's messages name it.
     const std::string_view name = std::string_view(add.path).substr(add.path.rfind('/') + 1);
     ScanFile file{staging_dir + "/" + std::to_string(out.files.size()) + "-" + std::string(name),
-                  add.partition_values,
-                  {},
-                  add.path};
+                  add.partition_values, {}, add.path};
     DC_RETURN_IF_ERROR(DownloadDataFile(store, table_uri, add, file.local_path));
     if (add.deletion_vector) {
       DC_ASSIGN_OR_RETURN(file.deleted_rows, deletion_vectors.DeletedRows(

@@ -7,8 +7,9 @@
 
 #include <filesystem>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "common/cli_runner.h"
 #include "common/test_servers.h"
@@ -24,8 +25,7 @@ using testing::CliResult;
 using testing::RunCli;
 
 void Commit(const std::string& table, int n) {
-  CliResult r =
-      RunCli({"commit", table, "--actions", "-"}, AddLine("f" + std::to_string(n) + ".parquet"));
+  CliResult r = RunCli({"commit", table, "--actions", "-"}, AddLine("f" + std::to_string(n) + ".parquet"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
 }
 
@@ -123,10 +123,8 @@ TEST_F(CheckpointCliTest, EveryTenthCommitWritesACheckpointThatLaterReadsUse) {
 }
 
 TEST_F(CheckpointCliTest, IntervalComesFromTheTableProperty) {
-  ASSERT_EQ(
-      RunCli({"create", table_, "--schema", "id:long", "--property", "delta.checkpointInterval=2"})
-          .exit_code,
-      0);
+  ASSERT_EQ(RunCli({"create", table_, "--schema", "id:long", "--property",
+                    "delta.checkpointInterval=2"}).exit_code, 0);
   for (int i = 1; i <= 3; ++i) Commit(table_, i);
   EXPECT_TRUE(fs::exists(Log(ClassicCheckpointPath(2))));
   EXPECT_FALSE(fs::exists(Log(ClassicCheckpointPath(1))));
@@ -145,8 +143,8 @@ TEST_F(CheckpointCliTest, CheckpointCommandWritesOnceAndNeverReplaces) {
   const auto before = testing::Slurp(Log(ClassicCheckpointPath(2)));
   r = RunCli({"checkpoint", table_, "--version", "2"});
   EXPECT_NE(r.exit_code, 0);
-  EXPECT_NE(r.err.find("00000000000000000002.checkpoint.parquet already exists"), std::string::npos)
-      << r.err;
+  EXPECT_NE(r.err.find("00000000000000000002.checkpoint.parquet already exists"),
+            std::string::npos) << r.err;
   EXPECT_EQ(testing::Slurp(Log(ClassicCheckpointPath(2))), before);
   r = RunCli({"checkpoint", table_});
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -155,21 +153,18 @@ TEST_F(CheckpointCliTest, CheckpointCommandWritesOnceAndNeverReplaces) {
 }
 
 TEST_F(CheckpointCliTest, AFailedAutomaticCheckpointDoesNotFailTheCommit) {
-  ASSERT_EQ(
-      RunCli({"create", table_, "--schema", "id:long", "--property", "delta.checkpointInterval=2"})
-          .exit_code,
-      0);
+  ASSERT_EQ(RunCli({"create", table_, "--schema", "id:long", "--property",
+                    "delta.checkpointInterval=2"}).exit_code, 0);
   Commit(table_, 1);
   // A corrupt checkpoint at version 2: the commit of 2 reads version 1, but
   // the checkpoint after it must load version 2 through that file and fails.
   std::ofstream(Log(ClassicCheckpointPath(2))) << "not parquet";
-  CliResult r =
-      RunCli({"commit", table_, "--actions", "-", "--read-version", "1"}, AddLine("f2.parquet"));
+  CliResult r = RunCli({"commit", table_, "--actions", "-", "--read-version", "1"},
+                       AddLine("f2.parquet"));
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("committed version 2"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("warning: version 2 is committed, but its automatic checkpoint failed"),
-            std::string::npos)
-      << r.err;
+            std::string::npos) << r.err;
   EXPECT_TRUE(fs::exists(Log(CommitPath(2))));
 }
 
@@ -200,17 +195,14 @@ TEST_F(CheckpointCliTest, PartSizeWritesAMultiPartCheckpointThatLaterReadsUse) {
 TEST_F(CheckpointCliTest, ABadRetentionPropertyRefusesTheCheckpointNotTheCommit) {
   ASSERT_EQ(RunCli({"create", table_, "--schema", "id:long", "--property",
                     "delta.deletedFileRetentionDuration=1 month", "--property",
-                    "delta.checkpointInterval=1"})
-                .exit_code,
-            0);
+                    "delta.checkpointInterval=1"}).exit_code, 0);
   CliResult commit = RunCli({"commit", table_, "--actions", "-"}, AddLine("f1.parquet"));
   EXPECT_EQ(commit.exit_code, 0) << commit.err;
   EXPECT_NE(commit.err.find("automatic checkpoint failed"), std::string::npos) << commit.err;
   CliResult r = RunCli({"checkpoint", table_});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("delta.deletedFileRetentionDuration: interval \"1 month\""),
-            std::string::npos)
-      << r.err;
+            std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(Log(ClassicCheckpointPath(1))));
   EXPECT_FALSE(fs::exists(Log(LastCheckpointPath())));
 }
@@ -218,10 +210,8 @@ TEST_F(CheckpointCliTest, ABadRetentionPropertyRefusesTheCheckpointNotTheCommit)
 TEST(CheckpointCliS3Test, CheckpointsOnS3AreWrittenAndRead) {
   DC_REQUIRE_S3();
   testing::S3TestStore s3 = testing::NewS3TestStore("checkpoint-cli");
-  ASSERT_EQ(
-      RunCli({"create", s3.uri, "--schema", "id:long", "--property", "delta.checkpointInterval=2"})
-          .exit_code,
-      0);
+  ASSERT_EQ(RunCli({"create", s3.uri, "--schema", "id:long", "--property",
+                    "delta.checkpointInterval=2"}).exit_code, 0);
   for (int i = 1; i <= 3; ++i) Commit(s3.uri, i);
   EXPECT_TRUE(s3.store->Head(ClassicCheckpointPath(2)).ok());
   CliResult r = RunCli({"checkpoint", s3.uri});
