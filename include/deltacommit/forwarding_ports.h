@@ -136,8 +136,8 @@ class ForwardingCatalogClient : public CatalogClient {
   std::unique_ptr<CatalogClient> owned_;  // null when borrowed
 };
 
-// Forwards WriteCheckpoint too: a read-only wrapped handler refuses it
-// itself (the port's default).
+// Forwards WriteCheckpoint and WriteCheckpointActions too: a read-only
+// wrapped handler refuses them itself (the port's default).
 class ForwardingParquetHandler : public ParquetHandler {
  public:
   // `base` must outlive this object.
@@ -154,9 +154,10 @@ class ForwardingParquetHandler : public ParquetHandler {
       ObjectStore& store, const std::vector<std::string>& keys) override;
   StatusOr<std::vector<Action>> ReadCheckpoint(ObjectStore& store,
                                                const std::vector<std::string>& keys) override;
-  StatusOr<int64_t> WriteCheckpoint(
-      ObjectStore& store, const std::string& key,
-      const std::vector<std::string>& action_lines) override;
+  StatusOr<int64_t> WriteCheckpoint(ObjectStore& store, const std::string& key,
+                                    const std::vector<Action>& actions) override;
+  StatusOr<int64_t> WriteCheckpointActions(ObjectStore& store, const std::string& key,
+                                           const std::vector<std::string>& action_lines) override;
 
  private:
   ParquetHandler& base_;

@@ -32,13 +32,22 @@ class ParquetHandler {
   virtual StatusOr<std::vector<Action>> ReadCheckpoint(ObjectStore& store,
                                                        const std::vector<std::string>& keys);
 
-  // Writes `action_lines` (one JSON action per line, as ActionToJson writes
-  // them) as the single-file checkpoint `key` in `store`, one row per action
-  // in the checkpoint schema Delta Spark writes, and returns the file's size
-  // in bytes. Never replaces an object: kAlreadyExists if `key` exists.
-  // The default refuses (kUnimplemented): a handler that only reads.
+  // Writes `actions` as the single-file checkpoint `key` in `store`, one
+  // row per action in the checkpoint schema Delta Spark writes, and returns
+  // the file's size in bytes. Never replaces an object: kAlreadyExists if
+  // `key` exists. kInvalidArgument for an action a checkpoint does not hold
+  // (commitInfo, cdc, sidecar, an unknown action). A checkpoint write
+  // passes the actions this way; a handler may write the file from their
+  // values without JSON. The default writes their JSON lines (ActionToJson)
+  // with WriteCheckpointActions.
   virtual StatusOr<int64_t> WriteCheckpoint(ObjectStore& store, const std::string& key,
-                                            const std::vector<std::string>& action_lines);
+                                            const std::vector<Action>& actions);
+
+  // The same from `action_lines`, one JSON action per line as ActionToJson
+  // writes them (and ReadCheckpointActions returns them). The default
+  // refuses (kUnimplemented): a handler that only reads.
+  virtual StatusOr<int64_t> WriteCheckpointActions(ObjectStore& store, const std::string& key,
+                                                   const std::vector<std::string>& action_lines);
 };
 
 }  // namespace deltacommit

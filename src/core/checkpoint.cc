@@ -17,11 +17,18 @@
 
 namespace deltacommit {
 
-StatusOr<int64_t> ParquetHandler::WriteCheckpoint(ObjectStore& /*store*/,
-                                                  const std::string& key,
-                                                  const std::vector<std::string>& /*lines*/) {
+StatusOr<int64_t> ParquetHandler::WriteCheckpointActions(
+    ObjectStore& /*store*/, const std::string& key, const std::vector<std::string>& /*lines*/) {
   return UnimplementedError("cannot write checkpoint " + key +
                             ": this Parquet handler only reads checkpoints");
+}
+
+StatusOr<int64_t> ParquetHandler::WriteCheckpoint(ObjectStore& store, const std::string& key,
+                                                  const std::vector<Action>& actions) {
+  std::vector<std::string> lines;
+  lines.reserve(actions.size());
+  for (const Action& action : actions) lines.push_back(ActionToJson(action));
+  return WriteCheckpointActions(store, key, lines);
 }
 
 StatusOr<std::vector<Action>> ParquetHandler::ReadCheckpoint(
@@ -135,10 +142,7 @@ StatusOr<CheckpointInfo> WriteCheckpoint(ObjectStore& store, ParquetHandler& par
                                                  SplitIntoParts(std::move(actions), parts)));
   } else {
     info.key = ClassicCheckpointPath(info.version);
-    std::vector<std::string> lines;
-    lines.reserve(actions.size());
-    for (const Action& action : actions) lines.push_back(ActionToJson(action));
-    DC_ASSIGN_OR_RETURN(info.size_in_bytes, parquet.WriteCheckpoint(store, info.key, lines));
+    DC_ASSIGN_OR_RETURN(info.size_in_bytes, parquet.WriteCheckpoint(store, info.key, actions));
   }
   // The hint goes last, so it never names a checkpoint that is not there;
   // it is only a hint, so an older checkpoint does not move it backwards.

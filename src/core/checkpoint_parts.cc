@@ -82,13 +82,6 @@ Status CheckExistingPart(ObjectStore& store, ParquetHandler& parquet, const std:
   return OkStatus();
 }
 
-std::vector<std::string> Lines(const std::vector<Action>& actions) {
-  std::vector<std::string> lines;
-  lines.reserve(actions.size());
-  for (const Action& action : actions) lines.push_back(ActionToJson(action));
-  return lines;
-}
-
 }  // namespace
 
 int32_t SparkMurmur3(std::string_view bytes, int32_t seed) {
@@ -155,7 +148,7 @@ StatusOr<int64_t> WriteMultiPartCheckpoint(ObjectStore& store, ParquetHandler& p
   for (int32_t i = 1; i <= n; ++i) {
     const std::string key = MultiPartCheckpointPath(version, i, n);
     const std::vector<Action>& part = parts[static_cast<size_t>(i - 1)];
-    auto written = parquet.WriteCheckpoint(store, key, Lines(part));
+    auto written = parquet.WriteCheckpoint(store, key, part);
     if (written.ok()) {
       bytes += *written;
       continue;

@@ -153,7 +153,7 @@ TEST(CheckpointActionsTest, ABadRetentionPropertyRefusesTheCheckpoint) {
       return std::vector<std::string>{};
     }
     StatusOr<int64_t> WriteCheckpoint(ObjectStore&, const std::string&,
-                                      const std::vector<std::string>&) override {
+                                      const std::vector<Action>&) override {
       ADD_FAILURE() << "nothing may be written";
       return 0;
     }

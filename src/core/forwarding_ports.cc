@@ -123,10 +123,15 @@ StatusOr<std::vector<Action>> ForwardingParquetHandler::ReadCheckpoint(
   return base_.ReadCheckpoint(store, keys);
 }
 
-StatusOr<int64_t> ForwardingParquetHandler::WriteCheckpoint(
-    ObjectStore& store, const std::string& key,
-    const std::vector<std::string>& action_lines) {
-  return base_.WriteCheckpoint(store, key, action_lines);
+StatusOr<int64_t> ForwardingParquetHandler::WriteCheckpoint(ObjectStore& store,
+                                                            const std::string& key,
+                                                            const std::vector<Action>& actions) {
+  return base_.WriteCheckpoint(store, key, actions);
+}
+
+StatusOr<int64_t> ForwardingParquetHandler::WriteCheckpointActions(
+    ObjectStore& store, const std::string& key, const std::vector<std::string>& action_lines) {
+  return base_.WriteCheckpointActions(store, key, action_lines);
 }
 
 }  // namespace deltacommit

@@ -13,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "deltacommit/action_json.h"
 #include "deltacommit/testing/json_lines_parquet_handler.h"
 #include "deltacommit/testing/memory_coordination_table.h"
 #include "deltacommit/testing/memory_object_store.h"
@@ -20,6 +21,13 @@
 
 namespace deltacommit {
 namespace {
+
+SetTransaction Txn(std::string app_id, int64_t version) {
+  SetTransaction txn;
+  txn.app_id = std::move(app_id);
+  txn.version = version;
+  return txn;
+}
 
 using ::testing::ElementsAre;
 
@@ -188,16 +196,21 @@ TEST(ForwardingParquetHandlerTest, EveryCallReachesTheWrappedHandler) {
   MemoryObjectStore store;
 
   StatusOr<int64_t> size =
-      handler.WriteCheckpoint(store, "_delta_log/1.checkpoint.parquet",
-                              {R"({"add":{}})", R"({"remove":{}})"});
+      handler.WriteCheckpointActions(store, "_delta_log/1.checkpoint.parquet",
+                                     {R"({"add":{}})", R"({"remove":{}})"});
   ASSERT_TRUE(size.ok()) << size.status().ToString();
   EXPECT_EQ(*size, 25);
   EXPECT_EQ(*store.Get("_delta_log/1.checkpoint.parquet"),
             "{\"add\":{}}\n{\"remove\":{}}\n");
   EXPECT_TRUE(
-      handler.WriteCheckpoint(store, "_delta_log/1.checkpoint.parquet", {})
+      handler.WriteCheckpointActions(store, "_delta_log/1.checkpoint.parquet", {})
           .status()
           .IsAlreadyExists());
+  // Actions reach it too, as the JSON lines the base writes (the port's
+  // default for a handler that writes lines only).
+  const Action txn = Txn("a", 3);
+  ASSERT_TRUE(handler.WriteCheckpoint(store, "_delta_log/2.checkpoint.parquet", {txn}).ok());
+  EXPECT_EQ(*store.Get("_delta_log/2.checkpoint.parquet"), ActionToJson(txn) + "\n");
 
   StatusOr<std::vector<std::string>> lines =
       handler.ReadCheckpointActions(store, {"_delta_log/1.checkpoint.parquet"});
@@ -253,7 +266,9 @@ TEST(ForwardingParquetHandlerTest,
   ForwardingParquetHandler handler(std::make_unique<ReadOnlyHandler>());
   EXPECT_THAT(*handler.ReadCheckpointActions(store, {"k"}),
               ElementsAre("line"));
-  EXPECT_EQ(handler.WriteCheckpoint(store, "k", {"line"}).status().code(),
+  EXPECT_EQ(handler.WriteCheckpointActions(store, "k", {"line"}).status().code(),
+            StatusCode::kUnimplemented);
+  EXPECT_EQ(handler.WriteCheckpoint(store, "k", {Action(Protocol{})}).status().code(),
             StatusCode::kUnimplemented);
   EXPECT_TRUE(store.Head("k").status().IsNotFound());
 }

@@ -48,9 +48,15 @@ class LazyParquetHandler : public ParquetHandler {
   }
 
   StatusOr<int64_t> WriteCheckpoint(ObjectStore& store, const std::string& key,
-                                    const std::vector<std::string>& action_lines) override {
+                                    const std::vector<Action>& actions) override {
     DC_RETURN_IF_ERROR(Open());
-    return handler_->WriteCheckpoint(store, key, action_lines);
+    return handler_->WriteCheckpoint(store, key, actions);
+  }
+
+  StatusOr<int64_t> WriteCheckpointActions(ObjectStore& store, const std::string& key,
+                                           const std::vector<std::string>& action_lines) override {
+    DC_RETURN_IF_ERROR(Open());
+    return handler_->WriteCheckpointActions(store, key, action_lines);
   }
 
  private:

@@ -41,12 +41,19 @@ StatusOr<std::vector<Action>> FaultInjectingParquetHandler::ReadCheckpoint(
 }
 
 StatusOr<int64_t> FaultInjectingParquetHandler::WriteCheckpoint(
+    ObjectStore& store, const std::string& key, const std::vector<Action>& actions) {
+  return Intercept<StatusOr<int64_t>>(ParquetHandlerOp::kWriteCheckpoint, {key}, [&] {
+    return ForwardingParquetHandler::WriteCheckpoint(store, key, actions);
+  });
+}
+
+StatusOr<int64_t> FaultInjectingParquetHandler::WriteCheckpointActions(
     ObjectStore& store, const std::string& key,
     const std::vector<std::string>& action_lines) {
   return Intercept<StatusOr<int64_t>>(
       ParquetHandlerOp::kWriteCheckpoint, {key}, [&] {
-        return ForwardingParquetHandler::WriteCheckpoint(store, key,
-                                                         action_lines);
+        return ForwardingParquetHandler::WriteCheckpointActions(store, key,
+                                                                action_lines);
       });
 }
 

@@ -21,7 +21,7 @@ JsonLinesParquetHandler::ReadCheckpointActions(
   return lines;
 }
 
-StatusOr<int64_t> JsonLinesParquetHandler::WriteCheckpoint(
+StatusOr<int64_t> JsonLinesParquetHandler::WriteCheckpointActions(
     ObjectStore& store, const std::string& key,
     const std::vector<std::string>& action_lines) {
   std::string content;

@@ -7,13 +7,22 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "deltacommit/action_json.h"
 #include "deltacommit/testing/json_lines_parquet_handler.h"
 #include "deltacommit/testing/memory_object_store.h"
 
 namespace deltacommit {
 namespace {
+
+SetTransaction Txn(std::string app_id, int64_t version) {
+  SetTransaction txn;
+  txn.app_id = std::move(app_id);
+  txn.version = version;
+  return txn;
+}
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
@@ -29,7 +38,7 @@ class FaultParquetHandlerTest : public ::testing::Test {
 };
 
 TEST_F(FaultParquetHandlerTest, NoRulesIsTransparent) {
-  ASSERT_TRUE(handler_.WriteCheckpoint(store_, kCheckpoint, {"a", "b"}).ok());
+  ASSERT_TRUE(handler_.WriteCheckpointActions(store_, kCheckpoint, {"a", "b"}).ok());
   EXPECT_THAT(*handler_.ReadCheckpointActions(store_, {kCheckpoint}),
               ElementsAre("a", "b"));
   EXPECT_EQ(handler_.TotalCallCount(), 2);
@@ -37,22 +46,34 @@ TEST_F(FaultParquetHandlerTest, NoRulesIsTransparent) {
 
 TEST_F(FaultParquetHandlerTest, FailedWriteLeavesNoFile) {
   handler_.FailNthCall(ParquetHandlerOp::kWriteCheckpoint, 1);
-  StatusOr<int64_t> size = handler_.WriteCheckpoint(store_, kCheckpoint, {"a"});
+  StatusOr<int64_t> size = handler_.WriteCheckpointActions(store_, kCheckpoint, {"a"});
   EXPECT_EQ(size.status().code(), StatusCode::kUnavailable);
   EXPECT_THAT(
       size.status().message(),
       HasSubstr(std::string("WriteCheckpoint \"") + kCheckpoint + "\""));
   EXPECT_TRUE(store_.Head(kCheckpoint).status().IsNotFound());
-  EXPECT_TRUE(handler_.WriteCheckpoint(store_, kCheckpoint, {"a"}).ok());
+  EXPECT_TRUE(handler_.WriteCheckpointActions(store_, kCheckpoint, {"a"}).ok());
+}
+
+TEST_F(FaultParquetHandlerTest, AWriteOfActionsFallsUnderTheSameRules) {
+  handler_.FailNthCall(ParquetHandlerOp::kWriteCheckpoint, 1);
+  const std::vector<Action> actions = {Txn("a", 1)};
+  EXPECT_EQ(handler_.WriteCheckpoint(store_, kCheckpoint, actions).status().code(),
+            StatusCode::kUnavailable);
+  EXPECT_TRUE(store_.Head(kCheckpoint).status().IsNotFound());
+  ASSERT_TRUE(handler_.WriteCheckpoint(store_, kCheckpoint, actions).ok());
+  EXPECT_THAT(*handler_.ReadCheckpointActions(store_, {kCheckpoint}),
+              ElementsAre(ActionToJson(actions[0])));
+  EXPECT_EQ(handler_.CallCount(ParquetHandlerOp::kWriteCheckpoint), 2);
 }
 
 TEST_F(FaultParquetHandlerTest,
        DropReplyWritesTheFileThenAnswersUnknownOutcome) {
   handler_.DropReplyOnNthCall(ParquetHandlerOp::kWriteCheckpoint, 1);
-  StatusOr<int64_t> size = handler_.WriteCheckpoint(store_, kCheckpoint, {"a"});
+  StatusOr<int64_t> size = handler_.WriteCheckpointActions(store_, kCheckpoint, {"a"});
   EXPECT_TRUE(size.status().IsUnknownOutcome()) << size.status().ToString();
   EXPECT_EQ(*store_.Get(kCheckpoint), "a\n");
-  EXPECT_TRUE(handler_.WriteCheckpoint(store_, kCheckpoint, {"a"})
+  EXPECT_TRUE(handler_.WriteCheckpointActions(store_, kCheckpoint, {"a"})
                   .status()
                   .IsAlreadyExists());
 }
@@ -61,8 +82,8 @@ TEST_F(FaultParquetHandlerTest, ReadRuleMatchesAnyPart) {
   const std::vector<std::string> parts = {
       "_delta_log/2.checkpoint.0000000001.0000000002.parquet",
       "_delta_log/2.checkpoint.0000000002.0000000002.parquet"};
-  ASSERT_TRUE(base_.WriteCheckpoint(store_, parts[0], {"a"}).ok());
-  ASSERT_TRUE(base_.WriteCheckpoint(store_, parts[1], {"b"}).ok());
+  ASSERT_TRUE(base_.WriteCheckpointActions(store_, parts[0], {"a"}).ok());
+  ASSERT_TRUE(base_.WriteCheckpointActions(store_, parts[1], {"b"}).ok());
   handler_.FailEveryCall(ParquetHandlerOp::kReadCheckpointActions,
                          "0000000002.0000000002", DataLossError("torn"));
   EXPECT_EQ(handler_.ReadCheckpointActions(store_, parts).status(),

@@ -44,9 +44,9 @@ class TestHandler : public ParquetHandler {
     return real_.ReadCheckpointActions(store, keys);
   }
   StatusOr<int64_t> WriteCheckpoint(ObjectStore& store, const std::string& key,
-                                    const std::vector<std::string>& lines) override {
+                                    const std::vector<Action>& actions) override {
     if (key == fail_key) return UnavailableError("crashed before writing " + key);
-    return real_.WriteCheckpoint(store, key, lines);
+    return real_.WriteCheckpoint(store, key, actions);
   }
   std::atomic<int> reads{0};
   std::string fail_key;
@@ -246,7 +246,7 @@ TEST_F(CheckpointMultiPartTest, APartialSetIsNoCheckpointAndTheNextWriterComplet
 TEST_F(CheckpointMultiPartTest, APartHoldingOtherFilesIsNeverReplaced) {
   // Part 1 from another writer, holding a file that is not in this table.
   auto other = checkpoint_test::Add("p=z/q=0/not-ours.parquet", {{"p", "z"}, {"q", "0"}}, 9);
-  ASSERT_TRUE(parquet_->WriteCheckpoint(store_, Part(1), {ActionToJson(other)}).ok());
+  ASSERT_TRUE(parquet_->WriteCheckpoint(store_, Part(1), {other}).ok());
   const std::string before = *store_.Get(Part(1));
   auto info = Checkpoint();
   EXPECT_EQ(info.status().code(), StatusCode::kFailedPrecondition) << info.status().ToString();

@@ -69,18 +69,22 @@ void DescribeType(duckdb_logical_type type, std::string path, bool is_action, Fi
 
 }  // namespace
 
+FieldType DescribeColumn(std::string name, duckdb_logical_type type) {
+  FieldType column;
+  column.name = std::move(name);
+  column.id = duckdb_get_type_id(type);
+  if (column.id == DUCKDB_TYPE_STRUCT) DescribeType(type, column.name, /*is_action=*/true, column);
+  return column;
+}
+
 std::vector<FieldType> DescribeColumns(duckdb_result& result) {
   const idx_t count = duckdb_column_count(&result);
-  std::vector<FieldType> columns(count);
+  std::vector<FieldType> columns;
+  columns.reserve(count);
   for (idx_t c = 0; c < count; ++c) {
     LogicalType type(duckdb_column_logical_type(&result, c));
     const char* name = duckdb_column_name(&result, c);
-    columns[c].name = name == nullptr ? "" : name;
-    if (duckdb_get_type_id(type.get()) != DUCKDB_TYPE_STRUCT) {
-      columns[c].id = duckdb_get_type_id(type.get());
-      continue;
-    }
-    DescribeType(type.get(), columns[c].name, /*is_action=*/true, columns[c]);
+    columns.push_back(DescribeColumn(name == nullptr ? "" : name, type.get()));
   }
   return columns;
 }

@@ -1,7 +1,8 @@
 // Private to deltacommit_parquet: the columns of a DuckDB query over a Delta
 // checkpoint file, described once per query from their logical types and
 // bound to each result chunk's vectors, for the readers that turn rows into
-// actions (checkpoint_rows.h: JSON lines; checkpoint_actions.h: actions).
+// actions (checkpoint_rows.h: JSON lines; checkpoint_actions.h: actions),
+// and for the writer that turns actions into rows (checkpoint_chunks.h).
 //
 // Thread-safety: values; a duckdb_result serves one thread.
 #pragma once
@@ -29,6 +30,9 @@ struct FieldType {
 // The result's columns; a column that is not a STRUCT keeps id and name
 // only (readers ignore it).
 std::vector<FieldType> DescribeColumns(duckdb_result& result);
+// One such column, of the type `type`, named `name` (a checkpoint writer's
+// table column).
+FieldType DescribeColumn(std::string name, duckdb_logical_type type);
 
 // One chunk's vector for a FieldType, with its children bound likewise.
 struct BoundVector {

@@ -35,6 +35,11 @@
   X(duckdb_appender_destroy)                 \
   X(duckdb_appender_end_row)                 \
   X(duckdb_appender_error)                   \
+  X(duckdb_bind_add_result_column)           \
+  X(duckdb_bind_get_extra_info)              \
+  X(duckdb_bind_get_parameter)               \
+  X(duckdb_bind_set_bind_data)               \
+  X(duckdb_bind_set_error)                   \
   X(duckdb_close)                            \
   X(duckdb_column_count)                     \
   X(duckdb_column_logical_type)              \
@@ -44,8 +49,10 @@
   X(duckdb_create_config)                    \
   X(duckdb_create_logical_type)              \
   X(duckdb_create_scalar_function)           \
+  X(duckdb_create_table_function)            \
   X(duckdb_data_chunk_get_size)              \
   X(duckdb_data_chunk_get_vector)            \
+  X(duckdb_data_chunk_set_size)              \
   X(duckdb_destroy_config)                   \
   X(duckdb_destroy_data_chunk)               \
   X(duckdb_destroy_extracted)                \
@@ -53,15 +60,27 @@
   X(duckdb_destroy_prepare)                  \
   X(duckdb_destroy_result)                   \
   X(duckdb_destroy_scalar_function)          \
+  X(duckdb_destroy_table_function)           \
+  X(duckdb_destroy_value)                    \
   X(duckdb_disconnect)                       \
   X(duckdb_execute_prepared)                 \
   X(duckdb_extract_statements)               \
   X(duckdb_extract_statements_error)         \
   X(duckdb_fetch_chunk)                      \
   X(duckdb_free)                             \
+  X(duckdb_function_get_bind_data)           \
+  X(duckdb_function_get_init_data)           \
+  X(duckdb_function_set_error)               \
+  X(duckdb_get_int64)                        \
   X(duckdb_get_type_id)                      \
+  X(duckdb_init_get_bind_data)               \
+  X(duckdb_init_set_init_data)               \
+  X(duckdb_init_set_max_threads)             \
   X(duckdb_list_type_child_type)             \
   X(duckdb_list_vector_get_child)            \
+  X(duckdb_list_vector_get_size)             \
+  X(duckdb_list_vector_reserve)              \
+  X(duckdb_list_vector_set_size)             \
   X(duckdb_logical_type_set_alias)           \
   X(duckdb_map_type_key_type)                \
   X(duckdb_map_type_value_type)              \
@@ -73,6 +92,7 @@
   X(duckdb_query)                            \
   X(duckdb_query_progress)                   \
   X(duckdb_register_scalar_function)         \
+  X(duckdb_register_table_function)          \
   X(duckdb_result_error)                     \
   X(duckdb_row_count)                        \
   X(duckdb_scalar_function_add_parameter)    \
@@ -87,14 +107,22 @@
   X(duckdb_struct_type_child_name)           \
   X(duckdb_struct_type_child_type)           \
   X(duckdb_struct_vector_get_child)          \
+  X(duckdb_table_function_add_parameter)     \
+  X(duckdb_table_function_set_bind)          \
+  X(duckdb_table_function_set_extra_info)    \
+  X(duckdb_table_function_set_function)      \
+  X(duckdb_table_function_set_init)          \
+  X(duckdb_table_function_set_name)          \
   X(duckdb_validity_row_is_valid)            \
   X(duckdb_validity_set_row_invalid)         \
+  X(duckdb_validity_set_row_validity)        \
   X(duckdb_value_is_null)                    \
   X(duckdb_value_varchar)                    \
   X(duckdb_vector_assign_string_element_len) \
   X(duckdb_vector_ensure_validity_writable)  \
   X(duckdb_vector_get_data)                  \
-  X(duckdb_vector_get_validity)
+  X(duckdb_vector_get_validity)              \
+  X(duckdb_vector_size)
 
 namespace deltacommit {
 

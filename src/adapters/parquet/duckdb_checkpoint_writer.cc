@@ -1,12 +1,16 @@
-// DuckDbParquetHandler::WriteCheckpoint: action JSON lines -> a classic
-// checkpoint file in the schema Delta Spark writes.
+// DuckDbParquetHandler::WriteCheckpoint: actions -> a classic checkpoint
+// file in the schema Delta Spark writes.
 
 #include <string>
 #include <string_view>
+#include <utility>
+#include <variant>
 #include <vector>
 
+#include "adapters/parquet/checkpoint_scan.h"
 #include "adapters/parquet/duckdb_api.h"
 #include "adapters/parquet/duckdb_handles.h"
+#include "deltacommit/action_json.h"
 #include "deltacommit/parquet/duckdb_parquet_handler.h"
 
 namespace deltacommit {
@@ -26,10 +30,7 @@ constexpr std::string_view kDeletionVector =
     "STRUCT(storageType VARCHAR, pathOrInlineDv VARCHAR, \"offset\" INTEGER, "
     "sizeInBytes INTEGER, cardinality BIGINT, maxRowIndex BIGINT)";
 
-struct Column {
-  std::string_view name;
-  std::string type;
-};
+using Column = parquet_internal::CheckpointScan::Column;
 
 std::vector<Column> CheckpointColumns(bool v2) {
   const std::string dv(kDeletionVector);
@@ -63,61 +64,43 @@ std::vector<Column> CheckpointColumns(bool v2) {
   return columns;
 }
 
-bool HasCheckpointMetadata(const std::vector<std::string>& lines) {
-  for (const std::string& line : lines) {
-    if (line.starts_with("{\"checkpointMetadata\"")) return true;
+bool HasCheckpointMetadata(const std::vector<Action>& actions) {
+  for (const Action& action : actions) {
+    if (std::holds_alternative<CheckpointMetadata>(action)) return true;
   }
   return false;
 }
 
-// COPY (SELECT <columns> FROM read_json(<in>, columns={...})) TO <out>.
-std::string CopySql(const std::vector<Column>& columns, const std::string& in,
-                    const std::string& out) {
-  std::string spec;
-  std::string select;
-  for (const Column& c : columns) {
-    if (!spec.empty()) {
-      spec += ", ";
-      select += ", ";
-    }
-    spec += "\"" + std::string(c.name) + "\": " + SqlString(c.type);
-    select += "\"" + std::string(c.name) + "\"";
-  }
-  return "COPY (SELECT " + select + " FROM read_json(" + SqlString(in) +
-         ", format='newline_delimited', columns={" + spec + "})) TO " + SqlString(out) +
-         " (FORMAT parquet, COMPRESSION snappy)";
-}
-
-std::string JoinLines(const std::vector<std::string>& lines) {
-  std::string out;
-  for (const std::string& line : lines) {
-    out += line;
-    out += '\n';
-  }
-  return out;
-}
-
 }  // namespace
 
-StatusOr<int64_t> DuckDbParquetHandler::WriteCheckpoint(
-    ObjectStore& store, const std::string& key, const std::vector<std::string>& action_lines) {
+StatusOr<int64_t> DuckDbParquetHandler::WriteCheckpoint(ObjectStore& store,
+                                                        const std::string& key,
+                                                        const std::vector<Action>& actions) {
   const std::string where = "checkpoint " + store.Describe() + " " + key;
-  TempFile json;
-  DC_RETURN_IF_ERROR(json.Write(JoinLines(action_lines)).WithContext(where));
-  TempFile parquet;
-  DC_RETURN_IF_ERROR(parquet.Write("").WithContext(where));
-
   Connection connection;
   if (duckdb_connect(db_->opened->get(), connection.out()) != DuckDBSuccess) {
     return InternalError("duckdb: cannot connect to the in-memory database");
   }
-  const std::string sql =
-      CopySql(CheckpointColumns(HasCheckpointMetadata(action_lines)), json.path(), parquet.path());
-  Result result;
-  if (duckdb_query(connection.get(), sql.c_str(), result.out()) != DuckDBSuccess) {
-    const char* error = duckdb_result_error(result.out());
-    return InternalError(where + ": DuckDB cannot write it: " +
-                         (error != nullptr ? error : "unknown error"));
+  auto scan = parquet_internal::CheckpointScan::Make(
+      connection.get(), CheckpointColumns(HasCheckpointMetadata(actions)), actions);
+  if (!scan.ok()) return scan.status().WithContext(where);
+  TempFile parquet;
+  DC_RETURN_IF_ERROR(parquet.Write("").WithContext(where));
+  {
+    parquet_internal::CheckpointScans::Registration rows(db_->scans, **scan);
+    const std::string sql = "COPY (SELECT * FROM " +
+                            std::string(parquet_internal::kCheckpointRowsFunction) + "(" +
+                            std::to_string(rows.id()) + ")) TO " + SqlString(parquet.path()) +
+                            " (FORMAT parquet, COMPRESSION snappy)";
+    Result result;
+    const duckdb_state copied = duckdb_query(connection.get(), sql.c_str(), result.out());
+    // A row's own error first: DuckDB's message has lost its code.
+    DC_RETURN_IF_ERROR((*scan)->status().WithContext(where));
+    if (copied != DuckDBSuccess) {
+      const char* error = duckdb_result_error(result.out());
+      return InternalError(where + ": DuckDB cannot write it: " +
+                           (error != nullptr ? error : "unknown error"));
+    }
   }
   DC_ASSIGN_OR_RETURN(std::string bytes, parquet.Read());
   if (!parquet_internal::LooksLikeParquet(bytes)) {
@@ -130,6 +113,22 @@ StatusOr<int64_t> DuckDbParquetHandler::WriteCheckpoint(
   }
   DC_RETURN_IF_ERROR(put.WithContext(where));
   return static_cast<int64_t>(bytes.size());
+}
+
+StatusOr<int64_t> DuckDbParquetHandler::WriteCheckpointActions(
+    ObjectStore& store, const std::string& key, const std::vector<std::string>& action_lines) {
+  ActionParser parser;
+  std::vector<Action> actions;
+  actions.reserve(action_lines.size());
+  for (size_t i = 0; i < action_lines.size(); ++i) {
+    auto action = parser.ParseLine(action_lines[i]);
+    if (!action.ok()) {
+      return action.status().WithContext("checkpoint " + key + ", action line " +
+                                         std::to_string(i + 1));
+    }
+    actions.push_back(std::move(action).value());
+  }
+  return WriteCheckpoint(store, key, actions);
 }
 
 }  // namespace deltacommit

@@ -17,6 +17,7 @@
 #include <string>
 #include <string_view>
 
+#include "adapters/parquet/checkpoint_scan.h"
 #include "adapters/parquet/duckdb_api.h"
 #include "adapters/parquet/data_sql.h"
 #include "deltacommit/parquet/duckdb_parquet_handler.h"
@@ -161,6 +162,8 @@ namespace deltacommit {
 // The shared in-memory database (closed with the handler), opened like the
 // data-file adapter's: one place turns extension auto-install/load off.
 struct DuckDbParquetHandler::Database {
+  // First, so that it outlives the database, whose table function uses it.
+  parquet_internal::CheckpointScans scans;
   std::unique_ptr<data_internal::Database> opened;
 };
 

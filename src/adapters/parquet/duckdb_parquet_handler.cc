@@ -129,6 +129,11 @@ StatusOr<std::unique_ptr<DuckDbParquetHandler>> DuckDbParquetHandler::Create(
     int concurrent_reads) {
   auto db = std::make_unique<Database>();
   DC_ASSIGN_OR_RETURN(db->opened, data_internal::Database::Open());
+  Connection connection;
+  if (duckdb_connect(db->opened->get(), connection.out()) != DuckDBSuccess) {
+    return InternalError("duckdb: cannot connect to the in-memory database");
+  }
+  DC_RETURN_IF_ERROR(db->scans.Register(connection.get()));
   return std::unique_ptr<DuckDbParquetHandler>(
       new DuckDbParquetHandler(std::move(db), concurrent_reads));
 }

@@ -5,7 +5,8 @@
 //
 // The rules are FaultInjector's (deltacommit/testing/fault_injector.h). A call's keys are
 // its checkpoint keys (ReadCheckpointActions and ReadCheckpoint, one read
-// of every part in order, both under kReadCheckpointActions);
+// of every part in order, both under kReadCheckpointActions; the two
+// writes, of their one key, under kWriteCheckpoint);
 // messages name the first.
 //
 // Thread-safety: safe for concurrent use; rules may be added or released
@@ -43,7 +44,9 @@ class FaultInjectingParquetHandler : public ForwardingParquetHandler,
       ObjectStore& store, const std::vector<std::string>& keys) override;
   StatusOr<std::vector<Action>> ReadCheckpoint(ObjectStore& store,
                                                const std::vector<std::string>& keys) override;
-  StatusOr<int64_t> WriteCheckpoint(
+  StatusOr<int64_t> WriteCheckpoint(ObjectStore& store, const std::string& key,
+                                    const std::vector<Action>& actions) override;
+  StatusOr<int64_t> WriteCheckpointActions(
       ObjectStore& store, const std::string& key,
       const std::vector<std::string>& action_lines) override;
 };

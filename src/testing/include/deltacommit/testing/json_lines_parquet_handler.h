@@ -22,7 +22,7 @@ class JsonLinesParquetHandler : public ParquetHandler {
       ObjectStore& store, const std::vector<std::string>& keys) override;
   // Creates `key` (PutIfAbsent: kAlreadyExists if taken) holding each line
   // followed by '\n'; returns its size.
-  StatusOr<int64_t> WriteCheckpoint(
+  StatusOr<int64_t> WriteCheckpointActions(
       ObjectStore& store, const std::string& key,
       const std::vector<std::string>& action_lines) override;
 };

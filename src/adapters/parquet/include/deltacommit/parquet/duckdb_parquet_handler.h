@@ -1,8 +1,8 @@
 // DuckDbParquetHandler: the ParquetHandler port on DuckDB's C API (an
 // in-memory database with Parquet built in). It writes classic checkpoints
-// and reads Delta checkpoints, returning their actions as JSON lines, the
-// text form of a commit file (see checkpoint_rows.h for how Parquet values
-// become JSON).
+// and reads Delta checkpoints, returning their actions decoded or as JSON
+// lines, the text form of a commit file (see checkpoint_rows.h for how
+// Parquet values become JSON).
 //
 // Files are read through the ObjectStore, which may be remote: each file's
 // bytes are fetched with Get (`concurrent_reads` at a time: a checkpoint's
@@ -59,16 +59,22 @@ class DuckDbParquetHandler : public ParquetHandler {
   StatusOr<std::vector<Action>> ReadCheckpoint(ObjectStore& store,
                                                const std::vector<std::string>& keys) override;
 
-  // Writes the action lines as a classic checkpoint in Delta Spark's
-  // checkpoint schema (duckdb_checkpoint_writer.cc lists it): the lines go to
-  // a temp JSON-lines file, DuckDB's read_json() types them with the
-  // schema's STRUCT/MAP/LIST types and COPY writes Parquet (snappy) to a temp
-  // file, whose bytes are put into `store` with PutIfAbsent. Fields outside
-  // the schema are dropped, as a Spark checkpoint drops them.
-  // Codes: kAlreadyExists if `key` exists; kInternal if DuckDB fails or for
-  // a local temp file failure; the store's codes pass through.
+  // Writes the actions as a classic checkpoint in Delta Spark's checkpoint
+  // schema (duckdb_checkpoint_writer.cc lists it): COPY writes Parquet
+  // (snappy) to a temp file from a table function that fills DuckDB's
+  // chunks of the schema's STRUCT/MAP/LIST types with the actions' values,
+  // no JSON and no table between (checkpoint_scan.h), and the file's bytes
+  // are put into `store` with PutIfAbsent. Fields outside the schema are
+  // dropped, as a Spark checkpoint drops them.
+  // Codes: kAlreadyExists if `key` exists; kInvalidArgument for an action a
+  // checkpoint does not hold; kInternal if DuckDB fails or for a local temp
+  // file failure; the store's codes pass through.
   StatusOr<int64_t> WriteCheckpoint(ObjectStore& store, const std::string& key,
-                                    const std::vector<std::string>& action_lines) override;
+                                    const std::vector<Action>& actions) override;
+  // The same from JSON lines, decoded with ActionParser first: also its
+  // errors, naming the key and the line's number.
+  StatusOr<int64_t> WriteCheckpointActions(ObjectStore& store, const std::string& key,
+                                           const std::vector<std::string>& action_lines) override;
 
  private:
   struct Database;
