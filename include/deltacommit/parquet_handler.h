@@ -35,11 +35,12 @@ class ParquetHandler {
   // Writes `actions` as the single-file checkpoint `key` in `store`, one
   // row per action in the checkpoint schema Delta Spark writes, and returns
   // the file's size in bytes. Never replaces an object: kAlreadyExists if
-  // `key` exists. kInvalidArgument for an action a checkpoint does not hold
-  // (commitInfo, cdc, sidecar, an unknown action). A checkpoint write
-  // passes the actions this way; a handler may write the file from their
-  // values without JSON. The default writes their JSON lines (ActionToJson)
-  // with WriteCheckpointActions.
+  // `key` exists. A handler that writes the checkpoint schema refuses an
+  // action it has no column for (commitInfo, cdc, sidecar, an unknown
+  // action) with kInvalidArgument; the core never passes one. A checkpoint
+  // write passes the actions this way; a handler may write the file from
+  // their values without JSON. The default writes their JSON lines
+  // (ActionToJson) with WriteCheckpointActions.
   virtual StatusOr<int64_t> WriteCheckpoint(ObjectStore& store, const std::string& key,
                                             const std::vector<Action>& actions);
 

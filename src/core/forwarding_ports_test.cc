@@ -221,6 +221,37 @@ TEST(ForwardingParquetHandlerTest, EveryCallReachesTheWrappedHandler) {
                   .IsNotFound());
 }
 
+TEST(ForwardingParquetHandlerTest, EachWriteReachesItsOwnMethodOfTheWrappedHandler) {
+  // Not the port's default, which would turn actions into lines on this
+  // side of the wrapper and write them just alike.
+  class Counting : public JsonLinesParquetHandler {
+   public:
+    StatusOr<int64_t> WriteCheckpoint(ObjectStore& store, const std::string& key,
+                                      const std::vector<Action>& actions) override {
+      ++typed;
+      return JsonLinesParquetHandler::WriteCheckpoint(store, key, actions);
+    }
+    StatusOr<int64_t> WriteCheckpointActions(ObjectStore& store, const std::string& key,
+                                             const std::vector<std::string>& lines) override {
+      ++text;
+      return JsonLinesParquetHandler::WriteCheckpointActions(store, key, lines);
+    }
+    int typed = 0;
+    int text = 0;
+  };
+  Counting base;
+  ForwardingParquetHandler handler(base);
+  MemoryObjectStore store;
+  ASSERT_TRUE(
+      handler.WriteCheckpoint(store, "_delta_log/1.checkpoint.parquet", {Txn("a", 1)}).ok());
+  EXPECT_EQ(base.typed, 1);
+  EXPECT_EQ(base.text, 1);  // the base's own default, inside it
+  ASSERT_TRUE(
+      handler.WriteCheckpointActions(store, "_delta_log/2.checkpoint.parquet", {"{}"}).ok());
+  EXPECT_EQ(base.typed, 1);
+  EXPECT_EQ(base.text, 2);
+}
+
 TEST(ForwardingParquetHandlerTest, ReadCheckpointDecodesWhatTheBaseReads) {
   // The base overrides only ReadCheckpointActions: ReadCheckpoint is the
   // port's default, parsing those lines, and a line that does not parse is

@@ -113,7 +113,8 @@ std::vector<Action> EveryOptionalFieldUnset() {
   RemoveFile remove;
   remove.path = "part-1.parquet";
   remove.data_change = false;
-  return {protocol, metadata, txn, add, remove};
+  CheckpointMetadata checkpoint_metadata;  // no tags
+  return {protocol, metadata, txn, add, remove, checkpoint_metadata};
 }
 
 class CheckpointChunksTest : public ::testing::Test {
@@ -172,6 +173,8 @@ std::vector<Action> ManyRows(int adds) {
     add.size = i;
     add.data_change = false;
     if (i % 3 == 0) add.tags = NullableStringMap{{"t", std::to_string(i)}};
+    // Adds with and without a deletion vector, side by side in each chunk.
+    if (i % 5 == 0) add.deletion_vector = Dv(i, /*max_row_index=*/i % 10 == 0);
     actions.emplace_back(std::move(add));
     if (i % 1000 == 0) {
       SetTransaction txn;
