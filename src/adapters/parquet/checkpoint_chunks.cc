@@ -59,7 +59,7 @@ class Binder {
       if (field.type->name == name && field.type->id == id) return field;
     }
     if (status_.ok()) {
-      status_ = InternalError("the checkpoint table's column " + parent.type->path +
+      status_ = InternalError("the checkpoint schema's column " + parent.type->path +
                               " has no field " + std::string(name) + " of DuckDB type " +
                               std::to_string(static_cast<int>(id)));
     }
@@ -328,24 +328,6 @@ struct CheckpointMetadataOut {
   Out &version, &tags;
 };
 
-// The column of each action type a checkpoint holds, by its name there.
-template <typename A>
-constexpr std::string_view kColumn;
-template <>
-constexpr std::string_view kColumn<SetTransaction> = "txn";
-template <>
-constexpr std::string_view kColumn<AddFile> = "add";
-template <>
-constexpr std::string_view kColumn<RemoveFile> = "remove";
-template <>
-constexpr std::string_view kColumn<Metadata> = "metaData";
-template <>
-constexpr std::string_view kColumn<Protocol> = "protocol";
-template <>
-constexpr std::string_view kColumn<DomainMetadata> = "domainMetadata";
-template <>
-constexpr std::string_view kColumn<CheckpointMetadata> = "checkpointMetadata";
-
 // One chunk's columns, each bound when an action first needs it.
 class ChunkOut {
  public:
@@ -356,20 +338,23 @@ class ChunkOut {
     }
   }
 
-  // Writes `action` as row `row`. Errors as AppendCheckpointRows'.
+  // Writes `action` as row `row`, in the column named by its type (the
+  // checkpoint schema names its columns as actions are keyed). Errors as
+  // FillNext's.
   Status Fill(idx_t row, const Action& action) {
-    return std::visit([&](const auto& a) { return FillAs(row, a); }, action);
+    const std::string_view type = ActionType(action);
+    return std::visit([&](const auto& a) { return FillAs(row, a, type); }, action);
   }
 
  private:
   template <typename A, typename Bound>
-  Status FillWith(std::unique_ptr<Bound>& bound, idx_t row, const A& a) {
+  Status FillWith(std::unique_ptr<Bound>& bound, idx_t row, const A& a, std::string_view type) {
     if (bound == nullptr) {
-      Out* column = Column(kColumn<A>);
+      Out* column = Column(type);
       if (column == nullptr) {
-        return InvalidArgumentError("a " + std::string(kColumn<A>) +
-                                    " action, but this checkpoint has no " +
-                                    std::string(kColumn<A>) + " column");
+        return InvalidArgumentError("a " + std::string(type) +
+                                    " action, but this checkpoint has no " + std::string(type) +
+                                    " column");
       }
       Binder binder;
       bound = std::make_unique<Bound>(binder, *column);
@@ -382,19 +367,19 @@ class ChunkOut {
     return OkStatus();
   }
 
-  Status FillAs(idx_t row, const SetTransaction& a) { return FillWith(txn_, row, a); }
-  Status FillAs(idx_t row, const AddFile& a) { return FillWith(add_, row, a); }
-  Status FillAs(idx_t row, const RemoveFile& a) { return FillWith(remove_, row, a); }
-  Status FillAs(idx_t row, const Metadata& a) { return FillWith(metadata_, row, a); }
-  Status FillAs(idx_t row, const Protocol& a) { return FillWith(protocol_, row, a); }
-  Status FillAs(idx_t row, const DomainMetadata& a) { return FillWith(domain_, row, a); }
-  Status FillAs(idx_t row, const CheckpointMetadata& a) {
-    return FillWith(checkpoint_metadata_, row, a);
+  using Type = std::string_view;
+  Status FillAs(idx_t row, const SetTransaction& a, Type t) { return FillWith(txn_, row, a, t); }
+  Status FillAs(idx_t row, const AddFile& a, Type t) { return FillWith(add_, row, a, t); }
+  Status FillAs(idx_t row, const RemoveFile& a, Type t) { return FillWith(remove_, row, a, t); }
+  Status FillAs(idx_t row, const Metadata& a, Type t) { return FillWith(metadata_, row, a, t); }
+  Status FillAs(idx_t row, const Protocol& a, Type t) { return FillWith(protocol_, row, a, t); }
+  Status FillAs(idx_t row, const DomainMetadata& a, Type t) { return FillWith(domain_, row, a, t); }
+  Status FillAs(idx_t row, const CheckpointMetadata& a, Type t) {
+    return FillWith(checkpoint_metadata_, row, a, t);
   }
   template <typename Other>
-  Status FillAs(idx_t /*row*/, const Other& a) {
-    return InvalidArgumentError("a checkpoint holds no " + std::string(ActionType(Action(a))) +
-                                " action");
+  Status FillAs(idx_t /*row*/, const Other& /*a*/, Type t) {
+    return InvalidArgumentError("a checkpoint holds no " + std::string(t) + " action");
   }
 
   Out* Column(std::string_view name) {

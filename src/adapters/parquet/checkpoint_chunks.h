@@ -4,9 +4,10 @@
 //
 // One row per action: the action's STRUCT column holds its fields, the
 // row's other columns are null. Which column an action goes to, and which
-// field each of its members goes to, is found by name in the appender's
-// column types, so the schema is written once (duckdb_checkpoint_writer.cc)
-// and any mismatch with it is an error, never a misplaced value.
+// field each of its members goes to, is found by name in the column types
+// DuckDB reports for the schema, so the schema is written once
+// (duckdb_checkpoint_writer.cc) and any mismatch with it is an error, never
+// a misplaced value.
 //
 // Thread-safety: a CheckpointChunkWriter serves one thread at a time.
 #pragma once

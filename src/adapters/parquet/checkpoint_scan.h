@@ -52,7 +52,7 @@ class CheckpointScan {
 
  private:
   friend class CheckpointScans;
-  CheckpointScan(std::span<const Action> actions) : actions_(actions) {}
+  explicit CheckpointScan(std::span<const Action> actions) : actions_(actions) {}
 
   std::vector<std::string> names_;
   std::vector<duckdb_logical_type> types_;  // owned
