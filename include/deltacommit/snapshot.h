@@ -5,7 +5,6 @@
 // Thread-safety: a Snapshot is immutable once built; share it freely.
 #pragma once
 
-#include <compare>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -14,6 +13,7 @@
 #include <vector>
 
 #include "deltacommit/actions.h"
+#include "deltacommit/active_files.h"
 #include "deltacommit/clock.h"
 #include "deltacommit/file_map.h"
 #include "deltacommit/log_store.h"
@@ -22,23 +22,14 @@
 
 namespace deltacommit {
 
-// Identity of a logical file: the protocol keys active files by path and
-// deletion vector unique id (empty when the file has no deletion vector).
-struct FileKey {
-  std::string path;
-  std::string dv_id;
-  auto operator<=>(const FileKey&) const = default;
-};
-
-FileKey KeyOf(const AddFile& add);
-FileKey KeyOf(const RemoveFile& remove);
-
 class Snapshot {
  public:
   Version version() const { return version_; }
   const Protocol& protocol() const { return protocol_; }
   const Metadata& metadata() const { return metadata_; }
-  const std::map<FileKey, AddFile>& active_files() const { return files_.map(); }
+  // Keyed by FileKey, in key order; each file decoded as it is iterated
+  // (active_files.h).
+  const ActiveFiles& active_files() const { return files_; }
   // appId -> latest txn version.
   const std::map<std::string, int64_t>& app_versions() const { return app_versions_; }
   // appId -> the latest `txn` action itself (lastUpdated included), for
@@ -62,9 +53,9 @@ class Snapshot {
   Protocol protocol_;
   Metadata metadata_;
   // Shared with the snapshot this one was carried forward from, plus what
-  // changed since (file_map.h): a new version costs what changed, not the
-  // table's size.
-  FileMap<FileKey, AddFile> files_;
+  // changed since (active_files.h, file_map.h): a new version costs what
+  // changed, not the table's size.
+  ActiveFiles files_;
   std::map<std::string, int64_t> app_versions_;
   std::map<std::string, SetTransaction> txns_;
   FileMap<FileKey, RemoveFile> tombstones_;

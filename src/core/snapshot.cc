@@ -13,31 +13,6 @@
 
 namespace deltacommit {
 
-namespace {
-
-// Spark qualifies scheme-less absolute paths with the file system's scheme,
-// so "file:/a/b", "file:///a/b" and "/a/b" name one file (golden tables
-// canonicalized-paths-*). Other paths are compared as written.
-std::string CanonicalPath(const std::string& path) {
-  std::string_view p = path;
-  if (!p.starts_with("file:")) return path;
-  p.remove_prefix(5);
-  if (p.starts_with("///")) p.remove_prefix(2);
-  return std::string(p);
-}
-
-}  // namespace
-
-FileKey KeyOf(const AddFile& add) {
-  return {CanonicalPath(add.path),
-          add.deletion_vector ? add.deletion_vector->UniqueId() : std::string()};
-}
-
-FileKey KeyOf(const RemoveFile& remove) {
-  return {CanonicalPath(remove.path),
-          remove.deletion_vector ? remove.deletion_vector->UniqueId() : std::string()};
-}
-
 std::optional<int64_t> Snapshot::AppVersion(const std::string& app_id) const {
   auto it = app_versions_.find(app_id);
   if (it == app_versions_.end()) return std::nullopt;
@@ -52,9 +27,9 @@ LogReplay::LogReplay(const Snapshot& base)
 
 namespace {
 
-// The keys one version inserts into a map (a snapshot's files or
-// tombstones), checked for one inserted twice: pointers to the keys in the
-// map, not copies (a snapshot load passes here once per file). Into a map
+// The keys one version inserts into the tombstones, checked for one
+// inserted twice: pointers to the keys in the map, not copies. (Active
+// files tell a repeat themselves: ActiveFiles::Replaced.) Into a map
 // empty before the version (a load's first version, its checkpoint) a
 // repeat is a replacement, seen as it happens; otherwise the pointers are
 // sorted once all are in.
@@ -62,9 +37,6 @@ class RepeatedKeys {
  public:
   explicit RepeatedKeys(bool map_was_empty) : replacements_tell_(map_was_empty) {}
 
-  void Reserve(size_t n) {
-    if (!replacements_tell_) keys_.reserve(n);
-  }
   // `key` as stored in the map; `replaced`: it replaced a value there.
   void Inserted(const FileKey& key, bool replaced) {
     if (!replacements_tell_) {
@@ -96,27 +68,20 @@ Status LogReplay::Apply(Version version, std::vector<Action>&& actions) {
   s.version_ = version;
   s.in_commit_timestamp_.reset();
   RepeatedKeys removed(s.tombstones_.empty());
-  RepeatedKeys added(s.files_.empty());
-  auto repeated = [&](RepeatedKeys& keys, const char* type) -> Status {
-    const FileKey* key = keys.First();
-    if (key == nullptr) return OkStatus();
+  const auto repeated = [&](const std::string& path, const char* type) {
     return InvalidArgumentError("version " + std::to_string(version) + " has more than one " +
-                                type + " action for file \"" + key->path + "\"");
+                                type + " action for file \"" + path + "\"");
   };
   // Before any key is taken: folding moves them.
-  s.files_.Compact();
+  s.files_.BeginVersion();
   s.tombstones_.Compact();
   bool replaced = false;  // set by the callbacks of the insertion just made
-  const auto drop_size = [&s, &replaced](const AddFile& old) {
-    s.size_in_bytes_ -= old.size;
-    replaced = true;
-  };
   const auto keep = [&replaced](const RemoveFile&) { replaced = true; };
   const auto erased = [](const RemoveFile&) {};
   for (Action& action : actions) {
     if (auto* r = std::get_if<RemoveFile>(&action)) {
       FileKey key = KeyOf(*r);
-      s.files_.Erase(key, drop_size);
+      if (std::optional<int64_t> size = s.files_.Erase(key)) s.size_in_bytes_ -= *size;
       replaced = false;
       const FileKey& stored = s.tombstones_.InsertOrAssign(std::move(key), std::move(*r), keep);
       removed.Inserted(stored, replaced);
@@ -139,19 +104,18 @@ Status LogReplay::Apply(Version version, std::vector<Action>&& actions) {
       s.in_commit_timestamp_ = c->in_commit_timestamp;
     }
   }
-  DC_RETURN_IF_ERROR(repeated(removed, "remove"));
-  added.Reserve(actions.size());
+  if (const FileKey* key = removed.First()) return repeated(key->path, "remove");
   for (Action& action : actions) {
     auto* a = std::get_if<AddFile>(&action);
     if (a == nullptr) continue;
-    FileKey key = KeyOf(*a);
-    if (!s.tombstones_.empty()) s.tombstones_.Erase(key, erased);
+    if (!s.tombstones_.empty()) s.tombstones_.Erase(KeyOf(*a), erased);
     s.size_in_bytes_ += a->size;
-    replaced = false;
-    const FileKey& stored = s.files_.InsertOrAssign(std::move(key), std::move(*a), drop_size);
-    added.Inserted(stored, replaced);
+    const std::optional<ActiveFiles::Replaced> old = s.files_.InsertOrAssign(*a);
+    if (!old) continue;
+    s.size_in_bytes_ -= old->size;
+    if (old->same_version) return repeated(KeyOf(*a).path, "add");
   }
-  return repeated(added, "add");
+  return OkStatus();
 }
 
 StatusOr<std::shared_ptr<const Snapshot>> LogReplay::Finish() {

@@ -147,7 +147,7 @@ TEST_F(SnapshotTest, LoadsProtocolMetadataAndFilesOfLatestVersion) {
   EXPECT_EQ(s->metadata().id, "table-id");
   EXPECT_THAT(Keys(*s), ElementsAre(Key("b"), Key("c")));
   EXPECT_EQ(s->size_in_bytes(), 50);
-  EXPECT_EQ(s->active_files().at(Key("c")).size, 30);
+  EXPECT_EQ(s->active_files().Find(Key("c")).value().size, 30);
 }
 
 // The commit service's staged commits (coordinated mode, and its own in
@@ -215,11 +215,11 @@ TEST_F(SnapshotTest, RemoveAndAddOfSameKeyInOneCommitKeepsTheAdd) {
   auto s1 = MustLoad(1);
   ASSERT_NE(s1, nullptr);
   ASSERT_THAT(Keys(*s1), ElementsAre(Key("p")));
-  EXPECT_EQ(s1->active_files().at(Key("p")).size, 2);
+  EXPECT_EQ(s1->active_files().Find(Key("p")).value().size, 2);
   auto s2 = MustLoad(2);
   ASSERT_NE(s2, nullptr);
   ASSERT_THAT(Keys(*s2), ElementsAre(Key("p")));
-  EXPECT_EQ(s2->active_files().at(Key("p")).size, 3);
+  EXPECT_EQ(s2->active_files().Find(Key("p")).value().size, 3);
 }
 
 TEST_F(SnapshotTest, DuplicateAddInOneCommitIsInvalidArgument) {
@@ -272,7 +272,7 @@ TEST_F(SnapshotTest, SamePathAddedInTwoCommitsReplacesTheFile) {
   auto s = MustLoad();
   ASSERT_NE(s, nullptr);
   ASSERT_THAT(Keys(*s), ElementsAre(Key("p")));
-  EXPECT_EQ(s->active_files().at(Key("p")).size, 7);
+  EXPECT_EQ(s->active_files().Find(Key("p")).value().size, 7);
 }
 
 TEST_F(SnapshotTest, FileSchemeAndPlainAbsolutePathAreOneFile) {

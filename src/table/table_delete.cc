@@ -87,10 +87,10 @@ StatusOr<std::optional<DeletePlan>> PlanByPartitions(DataFileHandler& handler,
   const std::optional<DeletePlan> kReadTheRows;
   if (layout.partition_columns.empty()) return kReadTheRows;
   std::vector<ScanFile> files;
-  std::vector<const AddFile*> adds;
+  std::vector<AddFile> adds;  // copies: iterating decodes each file afresh
   for (const auto& [key, add] : snapshot.active_files()) {
     files.push_back(ScanFile{std::to_string(files.size()), add.partition_values, {}, add.path});
-    adds.push_back(&add);
+    adds.push_back(add);
   }
   DC_ASSIGN_OR_RETURN(std::optional<std::vector<bool>> matched,
                       handler.MatchFiles(layout, files, condition));
@@ -98,11 +98,11 @@ StatusOr<std::optional<DeletePlan>> PlanByPartitions(DataFileHandler& handler,
   DeletePlan plan;
   for (size_t i = 0; i < adds.size(); ++i) {
     if (!(*matched)[i]) continue;
-    const std::optional<int64_t> rows = NumRecords(*adds[i]);
+    const std::optional<int64_t> rows = NumRecords(adds[i]);
     if (!rows) return kReadTheRows;
-    const int64_t deleted = adds[i]->deletion_vector ? adds[i]->deletion_vector->cardinality : 0;
+    const int64_t deleted = adds[i].deletion_vector ? adds[i].deletion_vector->cardinality : 0;
     plan.result.rows_deleted += *rows - deleted;
-    plan.result.removes.push_back(RemoveOf(*adds[i], now));
+    plan.result.removes.push_back(RemoveOf(adds[i], now));
     ++plan.result.files_removed;
   }
   return std::optional<DeletePlan>(std::move(plan));

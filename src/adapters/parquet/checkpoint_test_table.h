@@ -6,9 +6,11 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -152,9 +154,15 @@ std::vector<std::string> Lines(const M& map) {
 }
 
 template <typename M>
-M WithoutDataChange(M files) {
-  for (auto& [key, file] : files) file.data_change = false;
-  return files;
+auto WithoutDataChange(const M& files) {
+  using Key = std::remove_const_t<typename M::value_type::first_type>;
+  std::map<Key, typename M::value_type::second_type> out;
+  for (const auto& [key, file] : files) {
+    auto copy = file;
+    copy.data_change = false;
+    out.emplace(key, std::move(copy));
+  }
+  return out;
 }
 
 inline void ExpectSameSnapshot(const Snapshot& from_checkpoint, const Snapshot& from_json) {

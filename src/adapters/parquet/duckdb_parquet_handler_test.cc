@@ -204,7 +204,7 @@ void ExpectSameState(const Snapshot& want, const Snapshot& got) {
   for (const auto& [key, add] : got.active_files()) got_keys.insert(key);
   ASSERT_EQ(got_keys, want_keys);
   for (const auto& [key, add] : want.active_files()) {
-    const AddFile& other = got.active_files().at(key);
+    const AddFile other = got.active_files().Find(key).value();
     EXPECT_EQ(other.size, add.size) << key.path;
     EXPECT_EQ(other.partition_values, add.partition_values) << key.path;
   }
