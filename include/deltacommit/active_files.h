@@ -131,7 +131,8 @@ class ActiveFiles::const_iterator {
   size_t base_pos_ = 0;
   Changes::const_iterator change_;
   From from_ = From::kBase;
-  mutable std::optional<value_type> value_;  // decoded on first use
+  mutable std::optional<value_type> value_;  // the file decoded last
+  mutable bool decoded_ = false;             // value_ is the current file
 };
 
 }  // namespace deltacommit

@@ -166,15 +166,22 @@ void ActiveFiles::Compact() {
   changes_.clear();
 }
 
+// Each file is decoded over the one before, reusing its strings and maps.
 ActiveFiles::const_iterator::reference ActiveFiles::const_iterator::operator*() const {
-  if (!value_) {
+  if (!value_) value_.emplace();
+  if (!decoded_) {
+    auto& [key, add] = *value_;
     if (from_ == From::kBase) {
       const std::string_view blob = files_->base_->Blob((*order_)[base_pos_]);
-      const FileKeyView key = DecodeKey(blob);
-      value_.emplace(FileKey{std::string(key.path), std::string(key.dv_id)}, DecodeAddFile(blob));
+      const FileKeyView stored = DecodeKey(blob);
+      key.path.assign(stored.path.data(), stored.path.size());
+      key.dv_id.assign(stored.dv_id.data(), stored.dv_id.size());
+      internal::DecodeAddFileInto(blob, add);
     } else {
-      value_.emplace(change_->first, *change_->second.add);
+      key = change_->first;
+      add = *change_->second.add;
     }
+    decoded_ = true;
   }
   return *value_;
 }
@@ -186,7 +193,7 @@ ActiveFiles::const_iterator& ActiveFiles::const_iterator::operator++() {
 }
 
 void ActiveFiles::const_iterator::Advance() {
-  value_.reset();
+  decoded_ = false;
   if (from_ != From::kChange) ++base_pos_;
   if (from_ != From::kBase) ++change_;
 }

@@ -155,6 +155,50 @@ TEST(ActiveFilesTest, FilesWithADeletionVectorAreKeyedApartFromThoseWithout) {
   ExpectSame(files, {{KeyOf(with_dv), with_dv}});
 }
 
+// Keys are sorted by 32-byte slices of their paths, then by whole keys
+// where the slices tie: paths sharing long prefixes, paths that are
+// prefixes of others, NUL bytes, one path under several deletion vectors.
+TEST(ActiveFilesTest, IteratesInKeyOrderWhateverThePathsShare) {
+  std::mt19937 rng(11);
+  const std::string shared = "date=2024-01-01/hour=00/part-00000-0123456789abcdef0123456789abcdef";
+  ActiveFiles files;
+  files.BeginVersion();
+  Model want;
+  for (int i = 0; i < 4000; ++i) {
+    std::string path = shared.substr(0, rng() % (shared.size() + 1));
+    for (unsigned n = rng() % 4; n > 0; --n) path.push_back("ab\0/"[rng() % 4]);
+    if (path.empty()) path = "x";
+    AddFile add = Add(path, i);
+    if (rng() % 5 == 0) {
+      add.deletion_vector = EveryField().deletion_vector;
+      add.deletion_vector->offset = static_cast<int32_t>(rng() % 3);
+    }
+    files.InsertOrAssign(add);
+    want.insert_or_assign(KeyOf(add), add);
+  }
+  ExpectSame(files, want);
+}
+
+// Iterating decodes each file over the one before: nothing of one file
+// may show through in the next, whatever fields and partition columns
+// each has.
+TEST(ActiveFilesTest, EachFileIteratedHasOnlyItsOwnFields) {
+  ActiveFiles files;
+  files.BeginVersion();
+  Model want;
+  const std::vector<NullableStringMap> partitions = {
+      {{"a", "1"}}, {{"b", "2"}}, {{"a", std::nullopt}}, {}, {{"a", "1"}, {"b", ""}}, {{"a", ""}}};
+  for (size_t i = 0; i < 12; ++i) {
+    AddFile add = i % 2 == 0 ? EveryField() : Add("", 0);
+    add.path = "f" + std::to_string(i);
+    add.partition_values = partitions[i % partitions.size()];
+    if (i % 3 == 0) add.stats.reset();
+    files.InsertOrAssign(add);
+    want.emplace(KeyOf(add), add);
+  }
+  ExpectSame(files, want);
+}
+
 // Random changes, versions begun between them, copies carried forward
 // (whose changes sit beside a shared base until folded) and a big churn
 // that makes the packed store reclaim what erased files left.

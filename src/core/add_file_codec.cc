@@ -64,6 +64,8 @@ void PutUnknown(const UnknownFields& fields, std::string& out) {
 }
 
 // Reads what the Put functions wrote; the blob is ours, so it is trusted.
+// The Read*Into members overwrite a value in place, reusing the storage it
+// has: iterating a snapshot decodes every file into one AddFile.
 class Reader {
  public:
   explicit Reader(std::string_view blob) : p_(blob.data()) {}
@@ -86,29 +88,60 @@ class Reader {
     p_ += n;
     return s;
   }
-  std::string String() { return std::string(View()); }
-  std::optional<std::string> Nullable() {
+  void ReadInto(std::string& out) {
+    const std::string_view s = View();
+    out.assign(s.data(), s.size());
+  }
+  // A string present when `present`, else absent.
+  void ReadInto(bool present, std::optional<std::string>& out) {
+    if (!present) {
+      out.reset();
+      return;
+    }
+    if (!out) out.emplace();
+    ReadInto(*out);
+  }
+  void ReadNullableInto(std::optional<std::string>& out) {
     const uint64_t n = Varint();
-    if (n == 0) return std::nullopt;
-    std::string s(p_, n - 1);
+    if (n == 0) {
+      out.reset();
+      return;
+    }
+    if (!out) out.emplace();
+    out->assign(p_, n - 1);
     p_ += n - 1;
-    return s;
   }
-  NullableStringMap Map() {
-    NullableStringMap map;
-    for (uint64_t n = Varint(); n > 0; --n) {
-      std::string key = String();
-      map.emplace_hint(map.end(), std::move(key), Nullable());
+  // Files of a table mostly share their partition columns: when `map`
+  // holds the same keys, only the values are overwritten.
+  void ReadMapInto(NullableStringMap& map) {
+    const uint64_t n = Varint();
+    if (map.size() == n) {
+      const char* start = p_;
+      auto it = map.begin();
+      for (; it != map.end() && it->first == View(); ++it) ReadNullableInto(it->second);
+      if (it == map.end()) return;
+      p_ = start;
     }
-    return map;
+    map.clear();
+    for (uint64_t i = 0; i < n; ++i) {
+      auto entry = map.emplace_hint(map.end(), std::string(View()), std::nullopt);
+      ReadNullableInto(entry->second);
+    }
   }
-  UnknownFields Unknown() {
-    UnknownFields fields(Varint());
+  void ReadUnknownInto(UnknownFields& fields) {
+    fields.resize(Varint());
     for (auto& [name, raw] : fields) {
-      name = String();
-      raw = String();
+      ReadInto(name);
+      ReadInto(raw);
     }
-    return fields;
+  }
+  template <typename T>
+  void ReadSignedInto(bool present, std::optional<T>& out) {
+    if (present) {
+      out = static_cast<T>(Signed());
+    } else {
+      out.reset();
+    }
   }
 
  private:
@@ -181,31 +214,51 @@ int64_t DecodeSize(std::string_view blob) {
   return r.Signed();
 }
 
-AddFile DecodeAddFile(std::string_view blob) {
+void DecodeAddFileInto(std::string_view blob, AddFile& add) {
   Reader r(blob);
   const auto flags = static_cast<uint32_t>(r.Varint());
   const FileKeyView key = ReadKey(r, flags);
-  AddFile add;
-  add.path = (flags & kPathDiffers) ? r.String() : std::string(key.path);
+  if (flags & kPathDiffers) {
+    r.ReadInto(add.path);
+  } else {
+    add.path.assign(key.path.data(), key.path.size());
+  }
   add.size = r.Signed();
   add.modification_time = r.Signed();
   add.data_change = (flags & kDataChange) != 0;
-  if (flags & kStats) add.stats = r.String();
-  add.partition_values = r.Map();
-  if (flags & kTags) add.tags = r.Map();
+  r.ReadInto((flags & kStats) != 0, add.stats);
+  r.ReadMapInto(add.partition_values);
+  if (flags & kTags) {
+    if (!add.tags) add.tags.emplace();
+    r.ReadMapInto(*add.tags);
+  } else {
+    add.tags.reset();
+  }
   if (flags & kDeletionVector) {
-    DeletionVectorDescriptor& dv = add.deletion_vector.emplace();
-    dv.storage_type = r.String();
-    dv.path_or_inline_dv = r.String();
-    if (flags & kDvOffset) dv.offset = static_cast<int32_t>(r.Signed());
+    DeletionVectorDescriptor& dv =
+        add.deletion_vector ? *add.deletion_vector : add.deletion_vector.emplace();
+    r.ReadInto(dv.storage_type);
+    r.ReadInto(dv.path_or_inline_dv);
+    r.ReadSignedInto((flags & kDvOffset) != 0, dv.offset);
     dv.size_in_bytes = static_cast<int32_t>(r.Signed());
     dv.cardinality = r.Signed();
-    dv.unknown_fields = r.Unknown();
+    r.ReadUnknownInto(dv.unknown_fields);
+  } else {
+    add.deletion_vector.reset();
   }
-  if (flags & kBaseRowId) add.base_row_id = r.Signed();
-  if (flags & kDefaultRowCommitVersion) add.default_row_commit_version = r.Signed();
-  if (flags & kClusteringProvider) add.clustering_provider = r.String();
-  if (flags & kUnknownFields) add.unknown_fields = r.Unknown();
+  r.ReadSignedInto((flags & kBaseRowId) != 0, add.base_row_id);
+  r.ReadSignedInto((flags & kDefaultRowCommitVersion) != 0, add.default_row_commit_version);
+  r.ReadInto((flags & kClusteringProvider) != 0, add.clustering_provider);
+  if (flags & kUnknownFields) {
+    r.ReadUnknownInto(add.unknown_fields);
+  } else {
+    add.unknown_fields.clear();
+  }
+}
+
+AddFile DecodeAddFile(std::string_view blob) {
+  AddFile add;
+  DecodeAddFileInto(blob, add);
   return add;
 }
 

@@ -43,5 +43,8 @@ void EncodeAddFile(const FileKeyView& key, const AddFile& add, std::string& out)
 FileKeyView DecodeKey(std::string_view blob);
 int64_t DecodeSize(std::string_view blob);
 AddFile DecodeAddFile(std::string_view blob);
+// Overwrites every field of `add`, reusing the storage its strings and
+// maps have.
+void DecodeAddFileInto(std::string_view blob, AddFile& add);
 
 }  // namespace deltacommit::internal

@@ -16,6 +16,7 @@
 // (Order() builds under a lock); the mutating ones need exclusive use.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -77,6 +78,14 @@ class PackedFiles {
   };
 
   static constexpr size_t kNoSlot = SIZE_MAX;
+  // A live record being sorted, with 32 bytes of its path as integers.
+  struct Sortable {
+    std::array<uint64_t, 4> prefix;
+    uint32_t id;
+  };
+  using SortIt = std::vector<Sortable>::iterator;
+
+  void SortByKey(SortIt begin, SortIt end, size_t depth) const;
 
   size_t SlotOf(const FileKeyView& key, uint32_t hash) const;
   const char* Store(std::string_view blob);
