@@ -1,6 +1,7 @@
 #include "deltacommit/active_files.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <string_view>
 
@@ -140,7 +141,11 @@ std::optional<int64_t> ActiveFiles::Erase(const FileKey& key) {
 // Alone with its base, and no changes kept beside it: change it in place.
 bool ActiveFiles::Owned() {
   if (base_ == nullptr) base_ = std::make_shared<PackedFiles>();
-  return changes_.empty() && base_.use_count() == 1;
+  if (!changes_.empty() || base_.use_count() != 1) return false;
+  // use_count is read relaxed: see the last other owner's reads of the
+  // base before changing it.
+  std::atomic_thread_fence(std::memory_order_acquire);
+  return true;
 }
 
 // Folds the changes into a new base once they have outgrown 4 sqrt(base

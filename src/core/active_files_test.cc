@@ -142,6 +142,18 @@ TEST(ActiveFilesTest, TellsWhatAnInsertReplacedAndWhetherInTheSameVersion) {
   EXPECT_EQ(base.Find(KeyOf(Add("f1", 0))).value().size, 1) << "the original is unchanged";
 }
 
+TEST(ActiveFilesTest, AnIteratorAdvancesLikeAnInputIterator) {
+  ActiveFiles files;
+  Fill(files, "i", 10);
+  auto it = files.begin();
+  it++;
+  EXPECT_EQ(it->second.path, "i1");
+  std::advance(it, 8);  // i1 + 8: "i9" (keys sort as strings: i0, i1, i2, ...)
+  EXPECT_EQ(it->first.path, "i9");
+  ++it;
+  EXPECT_EQ(it, files.end());
+}
+
 TEST(ActiveFilesTest, FilesWithADeletionVectorAreKeyedApartFromThoseWithout) {
   ActiveFiles files;
   files.BeginVersion();
@@ -217,6 +229,7 @@ TEST(ActiveFilesTest, RandomChangesAgreeWithAPlainMapThroughCopiesAndFolds) {
     for (int i = 0; i < changes; ++i) {
       const std::string path = "p" + std::to_string(rng() % keys) + ".parquet";
       AddFile add = Add(path, static_cast<int64_t>(rng() % 1000));
+      add.modification_time = round;  // the version that inserted it
       if (rng() % 8 == 0) add.deletion_vector = EveryField().deletion_vector;
       const FileKey key = KeyOf(add);
       if (rng() % 3 == 0) {
@@ -233,6 +246,7 @@ TEST(ActiveFilesTest, RandomChangesAgreeWithAPlainMapThroughCopiesAndFolds) {
         ASSERT_EQ(replaced.has_value(), it != model.end()) << path;
         if (replaced) {
           EXPECT_EQ(replaced->size, it->second.size);
+          EXPECT_EQ(replaced->same_version, it->second.modification_time == round) << path;
         }
         model.insert_or_assign(key, add);
       }

@@ -1,8 +1,7 @@
 // Private to deltacommit_core: the store under ActiveFiles (active_files.h).
 // Each file is one encoded AddFile (add_file_codec.h) in an arena of large
 // chunks, a 16-byte record pointing at it, and a slot in an open-addressing
-// hash index from its key to its record; about 1.1x the add's JSON a file,
-// where a std::map of AddFile values took 3.2x.
+// hash index from its key to its record.
 //
 // Records keep their ids while the store is changed in place: a replaced
 // file's new bytes go to the end of the arena and its record points at
