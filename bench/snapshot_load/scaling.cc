@@ -1,5 +1,7 @@
 #include "snapshot_load/scaling.h"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -10,9 +12,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "deltacommit/checkpoint.h"
+#include "deltacommit/forwarding_ports.h"
 #include "deltacommit/log_path.h"
 #include "deltacommit/logstore/object_store_log_store.h"
 #include "deltacommit/parquet/duckdb_parquet_handler.h"
@@ -53,6 +57,10 @@ struct Table {
   std::vector<double> load_s, raw_s;
   std::vector<double> checkpoint_read_s;   // ReadCheckpoint alone
   std::vector<double> checkpoint_write_s;  // the checkpoint written again
+  // Loads through the checkpoint applied in batches as it is read, and
+  // applied once all of it is read (as loads did before): time, peak heap.
+  std::vector<double> batched_s, at_once_s;
+  std::vector<double> batched_peak, at_once_peak;
   int64_t checkpoint_rows = 0;            // actions in the checkpoint
 
   size_t FirstCommitRead() const { return static_cast<size_t>(checkpoint + 1); }
@@ -144,6 +152,50 @@ double CheckpointWriteSeconds(const Table& t, ParquetHandler& parquet) {
   Check(written.status(), "write checkpoint");
   Check(t.store->Delete(key), "remove the scratch checkpoint");
   return s;
+}
+
+// Heap in use: small blocks and the large ones glibc maps on their own.
+double HeapInUse() {
+  const struct mallinfo2 m = mallinfo2();
+  return static_cast<double>(m.uordblks + m.hblkhd);
+}
+
+// Samples the heap whenever a batch of the checkpoint's actions arrives,
+// before and after it is applied: the most a load holds is there (the
+// files so far and the batch). With `at_once`, the port's default hands
+// the whole checkpoint over as one batch, as loads did before batches.
+class HeapSampling : public ForwardingParquetHandler {
+ public:
+  HeapSampling(ParquetHandler& base, bool at_once)
+      : ForwardingParquetHandler(base), at_once_(at_once) {}
+
+  Status ReadCheckpointInBatches(ObjectStore& store, const std::vector<std::string>& keys,
+                                 const ActionBatch& apply) override {
+    const ActionBatch sampled = [&](std::vector<Action>& actions) {
+      peak = std::max(peak, HeapInUse());
+      const Status applied = apply(actions);
+      peak = std::max(peak, HeapInUse());
+      return applied;
+    };
+    return at_once_ ? ParquetHandler::ReadCheckpointInBatches(store, keys, sampled)
+                    : ForwardingParquetHandler::ReadCheckpointInBatches(store, keys, sampled);
+  }
+
+  double peak = 0;
+
+ private:
+  const bool at_once_;
+};
+
+// A load through the checkpoint: its time and its peak heap above the
+// heap before it.
+std::pair<double, double> SampledLoad(const Table& t, ParquetHandler& parquet, bool at_once) {
+  malloc_trim(0);
+  const double before = HeapInUse();
+  HeapSampling sampling(parquet, at_once);
+  sampling.peak = before;
+  const double s = LoadSeconds(t, sampling);
+  return {s, sampling.peak - before};
 }
 
 double Median(std::vector<double> v) {
@@ -257,6 +309,11 @@ int RunScaling(const ScalingOptions& o) {
       if (t.checkpoint >= 0) {
         t.checkpoint_read_s.push_back(CheckpointReadSeconds(t, **parquet));
         t.checkpoint_write_s.push_back(CheckpointWriteSeconds(t, **parquet));
+        for (bool at_once : {false, true}) {
+          const auto [s, peak] = SampledLoad(t, **parquet, at_once);
+          (at_once ? t.at_once_s : t.batched_s).push_back(s);
+          (at_once ? t.at_once_peak : t.batched_peak).push_back(peak);
+        }
       }
     }
   }
@@ -287,6 +344,20 @@ int RunScaling(const ScalingOptions& o) {
     std::printf("| %s | %lld | %lld | %.2f | %.0f | %.2f | %.0f | x%.2f |\n", t.store_name,
                 static_cast<long long>(t.checkpoint), static_cast<long long>(t.checkpoint_rows),
                 write_s * 1e3, rows / write_s, read_s * 1e3, rows / read_s, write_s / read_s);
+  }
+  std::printf(
+      "\nLoads through the checkpoint, its actions applied in batches as they are read "
+      "(ReadCheckpointInBatches) or once all are read; peak heap above the heap before the "
+      "load, sampled at each batch; medians:\n\n| store | active files | batches: load ms | "
+      "peak MB | bytes a file | all at once: load ms | peak MB | bytes a file | "
+      "peak at once / in batches |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (const Table& t : tables) {
+    if (t.checkpoint < 0) continue;
+    const double files = static_cast<double>(t.commits) * t.adds;
+    const double batched = Median(t.batched_peak), at_once = Median(t.at_once_peak);
+    std::printf("| %s | %.0f | %.2f | %.1f | %.0f | %.2f | %.1f | %.0f | x%.2f |\n",
+                t.store_name, files, Median(t.batched_s) * 1e3, batched / 1e6, batched / files,
+                Median(t.at_once_s) * 1e3, at_once / 1e6, at_once / files, at_once / batched);
   }
   std::filesystem::remove_all(o.posix_dir);
   return 0;

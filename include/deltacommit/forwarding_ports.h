@@ -154,6 +154,8 @@ class ForwardingParquetHandler : public ParquetHandler {
       ObjectStore& store, const std::vector<std::string>& keys) override;
   StatusOr<std::vector<Action>> ReadCheckpoint(ObjectStore& store,
                                                const std::vector<std::string>& keys) override;
+  Status ReadCheckpointInBatches(ObjectStore& store, const std::vector<std::string>& keys,
+                                 const ActionBatch& apply) override;
   StatusOr<int64_t> WriteCheckpoint(ObjectStore& store, const std::string& key,
                                     const std::vector<Action>& actions) override;
   StatusOr<int64_t> WriteCheckpointActions(ObjectStore& store, const std::string& key,

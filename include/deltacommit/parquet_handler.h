@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,17 @@ class ParquetHandler {
   // ReadCheckpointActions' lines.
   virtual StatusOr<std::vector<Action>> ReadCheckpoint(ObjectStore& store,
                                                        const std::vector<std::string>& keys);
+
+  // Takes a batch of a checkpoint's actions; may move from them. An error
+  // stops the read and is what the read returns.
+  using ActionBatch = std::function<Status(std::vector<Action>& actions)>;
+
+  // The same actions, in the same order, handed to `apply` in batches as
+  // they are decoded, so that a snapshot load need not hold all of a large
+  // checkpoint's actions at once. The default reads them all with
+  // ReadCheckpoint and hands them over as one batch.
+  virtual Status ReadCheckpointInBatches(ObjectStore& store, const std::vector<std::string>& keys,
+                                         const ActionBatch& apply);
 
   // Writes `actions` as the single-file checkpoint `key` in `store`, one
   // row per action in the checkpoint schema Delta Spark writes, and returns

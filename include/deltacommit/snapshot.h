@@ -74,7 +74,10 @@ class LogReplay {
   explicit LogReplay(const Snapshot& base);
 
   // Applies the actions of `version` (a checkpoint's actions use its version).
-  // kInvalidArgument if a commit adds or removes the same file twice.
+  // A version's actions may come in several calls in a row (a checkpoint
+  // read in batches): they count as one version. kInvalidArgument if a
+  // version adds or removes the same file twice. After an error the replay
+  // is left half applied: discard it.
   Status Apply(Version version, std::vector<Action>&& actions);
 
   // kFailedPrecondition if no protocol or metadata was seen ("missing protocol
@@ -83,7 +86,10 @@ class LogReplay {
   StatusOr<std::shared_ptr<const Snapshot>> Finish();
 
  private:
+  class RepeatedKeys;
+
   std::shared_ptr<Snapshot> snapshot_ = std::make_shared<Snapshot>();
+  std::shared_ptr<RepeatedKeys> removed_;  // the version being applied's removes
   bool has_protocol_ = false;
   bool has_metadata_ = false;
 };

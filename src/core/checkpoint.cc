@@ -47,6 +47,13 @@ StatusOr<std::vector<Action>> ParquetHandler::ReadCheckpoint(
   return actions;
 }
 
+Status ParquetHandler::ReadCheckpointInBatches(ObjectStore& store,
+                                               const std::vector<std::string>& keys,
+                                               const ActionBatch& apply) {
+  DC_ASSIGN_OR_RETURN(std::vector<Action> actions, ReadCheckpoint(store, keys));
+  return apply(actions);
+}
+
 StatusOr<std::vector<Action>> CheckpointActions(const Snapshot& snapshot, int64_t now_millis) {
   DC_ASSIGN_OR_RETURN(int64_t retention, DeletedFileRetentionMillis(snapshot.metadata()));
   const int64_t min_retained = now_millis - retention;

@@ -123,6 +123,12 @@ StatusOr<std::vector<Action>> ForwardingParquetHandler::ReadCheckpoint(
   return base_.ReadCheckpoint(store, keys);
 }
 
+Status ForwardingParquetHandler::ReadCheckpointInBatches(ObjectStore& store,
+                                                         const std::vector<std::string>& keys,
+                                                         const ActionBatch& apply) {
+  return base_.ReadCheckpointInBatches(store, keys, apply);
+}
+
 StatusOr<int64_t> ForwardingParquetHandler::WriteCheckpoint(ObjectStore& store,
                                                             const std::string& key,
                                                             const std::vector<Action>& actions) {

@@ -252,6 +252,43 @@ TEST(ForwardingParquetHandlerTest, EachWriteReachesItsOwnMethodOfTheWrappedHandl
   EXPECT_EQ(base.text, 2);
 }
 
+TEST(ForwardingParquetHandlerTest, ABatchedReadReachesTheWrappedHandlersOwnMethod) {
+  // A base that hands its actions over one at a time: the port's default
+  // would read them all on this side of the wrapper and give one batch.
+  class OneByOne : public JsonLinesParquetHandler {
+   public:
+    Status ReadCheckpointInBatches(ObjectStore& store, const std::vector<std::string>& keys,
+                                   const ActionBatch& apply) override {
+      DC_ASSIGN_OR_RETURN(std::vector<Action> actions, ReadCheckpoint(store, keys));
+      for (Action& action : actions) {
+        std::vector<Action> one{std::move(action)};
+        DC_RETURN_IF_ERROR(apply(one));
+      }
+      return OkStatus();
+    }
+  };
+  OneByOne base;
+  ForwardingParquetHandler handler(base);
+  MemoryObjectStore store;
+  const std::string key = "_delta_log/1.checkpoint.parquet";
+  ASSERT_TRUE(handler.WriteCheckpoint(store, key, {Txn("a", 1), Txn("b", 2)}).ok());
+  std::vector<size_t> batches;
+  const auto count = [&batches](std::vector<Action>& actions) {
+    batches.push_back(actions.size());
+    return OkStatus();
+  };
+  ASSERT_TRUE(handler.ReadCheckpointInBatches(store, {key}, count).ok());
+  EXPECT_THAT(batches, ElementsAre(1, 1));
+  // An error from the batch stops the read and is what it returns.
+  batches.clear();
+  const auto refuse = [&batches](std::vector<Action>& actions) {
+    batches.push_back(actions.size());
+    return InvalidArgumentError("no thanks");
+  };
+  EXPECT_EQ(handler.ReadCheckpointInBatches(store, {key}, refuse).message(), "no thanks");
+  EXPECT_THAT(batches, ElementsAre(1));
+}
+
 TEST(ForwardingParquetHandlerTest, ReadCheckpointDecodesWhatTheBaseReads) {
   // The base overrides only ReadCheckpointActions: ReadCheckpoint is the
   // port's default, parsing those lines, and a line that does not parse is

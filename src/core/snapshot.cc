@@ -25,15 +25,13 @@ std::optional<int64_t> Snapshot::AppVersion(const std::string& app_id) const {
 LogReplay::LogReplay(const Snapshot& base)
     : snapshot_(std::make_shared<Snapshot>(base)), has_protocol_(true), has_metadata_(true) {}
 
-namespace {
-
 // The keys one version inserts into the tombstones, checked for one
 // inserted twice: pointers to the keys in the map, not copies. (Active
 // files tell a repeat themselves: ActiveFiles::Replaced.) Into a map
 // empty before the version (a load's first version, its checkpoint) a
 // repeat is a replacement, seen as it happens; otherwise the pointers are
 // sorted once all are in.
-class RepeatedKeys {
+class LogReplay::RepeatedKeys {
  public:
   explicit RepeatedKeys(bool map_was_empty) : replacements_tell_(map_was_empty) {}
 
@@ -61,20 +59,21 @@ class RepeatedKeys {
   const FileKey* first_ = nullptr;
 };
 
-}  // namespace
-
 Status LogReplay::Apply(Version version, std::vector<Action>&& actions) {
   Snapshot& s = *snapshot_;
-  s.version_ = version;
-  s.in_commit_timestamp_.reset();
-  RepeatedKeys removed(s.tombstones_.empty());
+  if (removed_ == nullptr || version != s.version_) {
+    s.version_ = version;
+    s.in_commit_timestamp_.reset();
+    // Before any key is taken: folding moves them.
+    s.files_.BeginVersion();
+    s.tombstones_.Compact();
+    removed_ = std::make_shared<RepeatedKeys>(s.tombstones_.empty());
+  }
+  RepeatedKeys& removed = *removed_;
   const auto repeated = [&](const std::string& path, const char* type) {
     return InvalidArgumentError("version " + std::to_string(version) + " has more than one " +
                                 type + " action for file \"" + path + "\"");
   };
-  // Before any key is taken: folding moves them.
-  s.files_.BeginVersion();
-  s.tombstones_.Compact();
   bool replaced = false;  // set by the callbacks of the insertion just made
   const auto keep = [&replaced](const RemoveFile&) { replaced = true; };
   const auto erased = [](const RemoveFile&) {};
@@ -152,9 +151,14 @@ std::vector<std::string> KeysOf(const std::vector<ObjectMeta>& files) {
 Status ApplyCheckpoint(const LogSegment& segment, const SnapshotRequest& request,
                        LogReplay& replay) {
   const std::vector<std::string> keys = KeysOf(segment.checkpoint_files);
-  DC_ASSIGN_OR_RETURN(std::vector<Action> actions,
-                      request.parquet->ReadCheckpoint(*request.checkpoint_store, keys));
-  return replay.Apply(*segment.checkpoint_version, std::move(actions));
+  // Applied as they are decoded: a large checkpoint's actions are never
+  // all held at once.
+  const Version version = *segment.checkpoint_version;
+  return request.parquet->ReadCheckpointInBatches(
+      *request.checkpoint_store, keys,
+      [&replay, version](std::vector<Action>& actions) {
+        return replay.Apply(version, std::move(actions));
+      });
 }
 
 Status ApplyCommitInfoOf(LogStore& log, Version version, LogReplay& replay) {

@@ -266,6 +266,48 @@ TEST_F(SnapshotTest, DuplicatesAreFoundWhetherOrNotTheTableHadFilesBefore) {
   EXPECT_THAT(Keys(*s), ElementsAre(Key("p")));
 }
 
+// A checkpoint is applied in batches as it is read: calls in a row for
+// one version are one version, whose repeats are found across the calls.
+TEST(LogReplayTest, AVersionAppliedInSeveralCallsIsOneVersion) {
+  const auto add = [](const std::string& path) {
+    AddFile a;
+    a.path = path;
+    a.size = 1;
+    return Action(a);
+  };
+  const auto remove = [](const std::string& path) {
+    RemoveFile r;
+    r.path = path;
+    return Action(r);
+  };
+  Metadata metadata;
+  metadata.id = "t";
+  metadata.schema_string = R"({"type":"struct","fields":[]})";
+  const auto batches = [&](std::vector<std::vector<Action>> calls) -> Status {
+    LogReplay replay;
+    for (auto& actions : calls) DC_RETURN_IF_ERROR(replay.Apply(5, std::move(actions)));
+    return replay.Finish().status();
+  };
+  EXPECT_TRUE(batches({{Protocol{}, metadata, add("a")}, {add("b"), remove("r")}}).ok());
+  const Status added_twice = batches({{Protocol{}, metadata, add("a")}, {add("b")}, {add("a")}});
+  EXPECT_EQ(added_twice.code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(added_twice.message(), HasSubstr("version 5 has more than one add action for "
+                                               "file \"a\""));
+  const Status removed_twice = batches({{Protocol{}, metadata, remove("r")}, {remove("r")}});
+  EXPECT_THAT(removed_twice.message(), HasSubstr("more than one remove action for file \"r\""));
+
+  // The next version starts afresh: adding the file again replaces it.
+  LogReplay replay;
+  ASSERT_TRUE(replay.Apply(5, {Protocol{}, metadata, add("a")}).ok());
+  ASSERT_TRUE(replay.Apply(5, {add("b")}).ok());
+  ASSERT_TRUE(replay.Apply(6, {add("a")}).ok());
+  auto snapshot = replay.Finish();
+  ASSERT_TRUE(snapshot.ok()) << snapshot.status().ToString();
+  EXPECT_EQ((*snapshot)->version(), 6);
+  EXPECT_EQ((*snapshot)->active_files().size(), 2u);
+  EXPECT_EQ((*snapshot)->size_in_bytes(), 2);
+}
+
 TEST_F(SnapshotTest, SamePathAddedInTwoCommitsReplacesTheFile) {
   CreateTable({AddLine("p", 1)});
   Commit(1, {AddLine("p", 7)});

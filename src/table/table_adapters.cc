@@ -47,6 +47,12 @@ class LazyParquetHandler : public ParquetHandler {
     return handler_->ReadCheckpoint(store, keys);
   }
 
+  Status ReadCheckpointInBatches(ObjectStore& store, const std::vector<std::string>& keys,
+                                 const ActionBatch& apply) override {
+    DC_RETURN_IF_ERROR(Open());
+    return handler_->ReadCheckpointInBatches(store, keys, apply);
+  }
+
   StatusOr<int64_t> WriteCheckpoint(ObjectStore& store, const std::string& key,
                                     const std::vector<Action>& actions) override {
     DC_RETURN_IF_ERROR(Open());

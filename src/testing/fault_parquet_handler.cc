@@ -40,6 +40,15 @@ StatusOr<std::vector<Action>> FaultInjectingParquetHandler::ReadCheckpoint(
       [&] { return ForwardingParquetHandler::ReadCheckpoint(store, keys); });
 }
 
+Status FaultInjectingParquetHandler::ReadCheckpointInBatches(ObjectStore& store,
+                                                             const std::vector<std::string>& keys,
+                                                             const ActionBatch& apply) {
+  const std::vector<std::string_view> key_views(keys.begin(), keys.end());
+  return Intercept<Status>(ParquetHandlerOp::kReadCheckpointActions, key_views, [&] {
+    return ForwardingParquetHandler::ReadCheckpointInBatches(store, keys, apply);
+  });
+}
+
 StatusOr<int64_t> FaultInjectingParquetHandler::WriteCheckpoint(
     ObjectStore& store, const std::string& key, const std::vector<Action>& actions) {
   return Intercept<StatusOr<int64_t>>(ParquetHandlerOp::kWriteCheckpoint, {key}, [&] {

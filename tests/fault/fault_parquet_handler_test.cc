@@ -93,7 +93,15 @@ TEST_F(FaultParquetHandlerTest, ReadRuleMatchesAnyPart) {
   // A load's decoded read is the same read, under the same rule.
   EXPECT_EQ(handler_.ReadCheckpoint(store_, parts).status(), DataLossError("torn"));
   EXPECT_EQ(handler_.ReadCheckpoint(store_, {parts[1]}).status(), DataLossError("torn"));
-  EXPECT_EQ(handler_.CallCount(ParquetHandlerOp::kReadCheckpointActions), 4);
+  // And so is a read in batches, which then hands over no batch at all.
+  int batches = 0;
+  const auto count = [&batches](std::vector<Action>&) {
+    ++batches;
+    return OkStatus();
+  };
+  EXPECT_EQ(handler_.ReadCheckpointInBatches(store_, parts, count), DataLossError("torn"));
+  EXPECT_EQ(batches, 0);
+  EXPECT_EQ(handler_.CallCount(ParquetHandlerOp::kReadCheckpointActions), 5);
   EXPECT_EQ(handler_.CallCount(ParquetHandlerOp::kWriteCheckpoint), 0);
 }
 

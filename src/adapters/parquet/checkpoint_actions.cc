@@ -332,7 +332,8 @@ class ChunkReader {
 
 }  // namespace
 
-Status AppendActions(duckdb_result& result, std::vector<Action>& out) {
+Status AppendActions(duckdb_result& result, std::vector<Action>& out,
+                     const ParquetHandler::ActionBatch* batch, size_t batch_rows) {
   const std::vector<FieldType> types = DescribeColumns(result);
   const std::vector<Column> columns = Columns(types);
   ChunkReader reader(out);
@@ -340,6 +341,10 @@ Status AppendActions(duckdb_result& result, std::vector<Action>& out) {
     DataChunk chunk(duckdb_fetch_chunk(result));
     if (chunk.get() == nullptr) break;
     DC_RETURN_IF_ERROR(reader.Read(columns, chunk.get()));
+    if (batch != nullptr && out.size() >= batch_rows) {
+      DC_RETURN_IF_ERROR((*batch)(out));
+      out.clear();
+    }
   }
   return OkStatus();
 }

@@ -19,6 +19,7 @@
 
 #include "adapters/parquet/duckdb_api.h"
 #include "deltacommit/actions.h"
+#include "deltacommit/parquet_handler.h"
 #include "deltacommit/status.h"
 
 namespace deltacommit::parquet_internal {
@@ -26,7 +27,10 @@ namespace deltacommit::parquet_internal {
 // Consumes every chunk of `result` (a fresh, successful duckdb_query
 // result) and appends one action per non-null STRUCT cell to `out`, row by
 // row, columns in order. The errors of AppendActionLines, and the parser's
-// for a line that does not decode.
-Status AppendActions(duckdb_result& result, std::vector<Action>& out);
+// for a line that does not decode. With `batch`, once `out` holds
+// `batch_rows` or more after a chunk, it is handed to `batch` and cleared
+// (an error `batch` returns stops the read).
+Status AppendActions(duckdb_result& result, std::vector<Action>& out,
+                     const ParquetHandler::ActionBatch* batch = nullptr, size_t batch_rows = 0);
 
 }  // namespace deltacommit::parquet_internal

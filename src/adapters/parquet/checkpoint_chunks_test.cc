@@ -191,6 +191,37 @@ TEST_F(CheckpointChunksTest, RowsOfManyChunksKeepTheirOrder) {
   EXPECT_EQ(RoundTrip(actions), actions);
 }
 
+// A load applies a checkpoint's actions as they are decoded: batches of
+// kBatchRows or a chunk more, in order, together the actions read at once.
+TEST_F(CheckpointChunksTest, ABatchedReadHandsOverTheSameActionsInBatches) {
+  const std::vector<Action> actions = ManyRows(20000);
+  ASSERT_TRUE(handler_->WriteCheckpoint(store_, kKey, actions).ok());
+  std::vector<Action> read;
+  std::vector<size_t> batches;
+  const auto gather = [&](std::vector<Action>& batch) {
+    batches.push_back(batch.size());
+    for (Action& action : batch) read.push_back(std::move(action));
+    return OkStatus();
+  };
+  ASSERT_TRUE(handler_->ReadCheckpointInBatches(store_, {kKey}, gather).ok());
+  EXPECT_TRUE(read == actions);
+  ASSERT_EQ(batches.size(), 3u) << "20,026 rows: two full batches, then the rest";
+  for (size_t i = 0; i + 1 < batches.size(); ++i) {
+    EXPECT_GE(batches[i], DuckDbParquetHandler::kBatchRows);
+    EXPECT_LT(batches[i], DuckDbParquetHandler::kBatchRows + 2048);
+  }
+  // An error from a batch stops the read there and is what it returns.
+  batches.clear();
+  const auto refuse = [&](std::vector<Action>& batch) {
+    batches.push_back(batch.size());
+    return DataLossError("stop");
+  };
+  const Status stopped = handler_->ReadCheckpointInBatches(store_, {kKey}, refuse);
+  EXPECT_EQ(stopped.code(), StatusCode::kDataLoss);
+  EXPECT_TRUE(stopped.message().ends_with("stop")) << stopped.ToString();
+  EXPECT_EQ(batches.size(), 1u);
+}
+
 TEST_F(CheckpointChunksTest, ConcurrentWritesEachGetTheirOwnRows) {
   // One handler, one table function: each write's COPY reads its own rows.
   std::vector<std::vector<Action>> tables;

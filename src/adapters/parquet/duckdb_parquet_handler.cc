@@ -169,6 +169,24 @@ StatusOr<std::vector<Action>> DuckDbParquetHandler::ReadCheckpoint(
   return actions;
 }
 
+Status DuckDbParquetHandler::ReadCheckpointInBatches(ObjectStore& store,
+                                                     const std::vector<std::string>& keys,
+                                                     const ActionBatch& apply) {
+  std::vector<std::string> sidecars;
+  const ActionBatch batch = [&](std::vector<Action>& actions) -> Status {
+    for (const Action& action : actions) {
+      const auto* sidecar = std::get_if<Sidecar>(&action);
+      if (sidecar == nullptr) continue;
+      DC_ASSIGN_OR_RETURN(std::string key, parquet_internal::SidecarKey(sidecar->path));
+      sidecars.push_back(std::move(key));
+    }
+    return apply(actions);
+  };
+  std::vector<Action> actions;
+  DC_RETURN_IF_ERROR(ReadFiles(store, keys, {.actions = &actions, .batch = &batch}));
+  return ReadFiles(store, sidecars, {.actions = &actions, .batch = &batch});
+}
+
 Status DuckDbParquetHandler::ReadFiles(ObjectStore& store, const std::vector<std::string>& keys,
                                        Sink out) {
   ReadAhead reads([&store](const std::string& key) { return store.Get(key); }, keys,
@@ -176,6 +194,10 @@ Status DuckDbParquetHandler::ReadFiles(ObjectStore& store, const std::vector<std
   for (size_t i = 0; i < keys.size(); ++i) {
     DC_ASSIGN_OR_RETURN(std::string bytes, reads.Take(i));
     DC_RETURN_IF_ERROR(DecodeFile(store, keys[i], std::move(bytes), out));
+    if (out.batch != nullptr && !out.actions->empty()) {
+      DC_RETURN_IF_ERROR((*out.batch)(*out.actions));
+      out.actions->clear();
+    }
   }
   return OkStatus();
 }
@@ -230,7 +252,8 @@ Status DuckDbParquetHandler::DecodeParquet(const ObjectStore& store, const std::
   }
   const Status decoded = out.lines != nullptr
                              ? parquet_internal::AppendActionLines(result.get(), *out.lines)
-                             : parquet_internal::AppendActions(result.get(), *out.actions);
+                             : parquet_internal::AppendActions(result.get(), *out.actions,
+                                                               out.batch, kBatchRows);
   return decoded.WithContext(Where(store, key));
 }
 

@@ -271,6 +271,15 @@ size_t CheckLinesParse(const fs::path& table,
     EXPECT_EQ(decoded->size(), parsed.size());
     EXPECT_TRUE(*decoded == parsed) << "ReadCheckpoint differs from the parsed lines";
   }
+  // (d) In batches, as a load applies them: the same again.
+  std::vector<Action> batched;
+  const auto gather = [&batched](std::vector<Action>& batch) {
+    for (Action& action : batch) batched.push_back(std::move(action));
+    return OkStatus();
+  };
+  const Status read_in_batches = handler.ReadCheckpointInBatches(store, keys, gather);
+  EXPECT_TRUE(read_in_batches.ok()) << read_in_batches.ToString();
+  EXPECT_TRUE(batched == parsed) << "ReadCheckpointInBatches differs from the parsed lines";
   return lines->size();
 }
 

@@ -44,6 +44,8 @@ class FaultInjectingParquetHandler : public ForwardingParquetHandler,
       ObjectStore& store, const std::vector<std::string>& keys) override;
   StatusOr<std::vector<Action>> ReadCheckpoint(ObjectStore& store,
                                                const std::vector<std::string>& keys) override;
+  Status ReadCheckpointInBatches(ObjectStore& store, const std::vector<std::string>& keys,
+                                 const ActionBatch& apply) override;
   StatusOr<int64_t> WriteCheckpoint(ObjectStore& store, const std::string& key,
                                     const std::vector<Action>& actions) override;
   StatusOr<int64_t> WriteCheckpointActions(

@@ -58,6 +58,11 @@ class DuckDbParquetHandler : public ParquetHandler {
   // parser says) for an action that does not decode, naming the key.
   StatusOr<std::vector<Action>> ReadCheckpoint(ObjectStore& store,
                                                const std::vector<std::string>& keys) override;
+  // The same, handed over every kBatchRows actions or so (a DuckDB chunk
+  // at a time) and at the end of each file, sidecars last.
+  Status ReadCheckpointInBatches(ObjectStore& store, const std::vector<std::string>& keys,
+                                 const ActionBatch& apply) override;
+  static constexpr size_t kBatchRows = 8192;
 
   // Writes the actions as a classic checkpoint in Delta Spark's checkpoint
   // schema (duckdb_checkpoint_writer.cc lists it): COPY writes Parquet
@@ -81,9 +86,12 @@ class DuckDbParquetHandler : public ParquetHandler {
   DuckDbParquetHandler(std::unique_ptr<Database> db, int concurrent_reads);
 
   // Where a read's actions go: as JSON lines, or decoded (one is set).
+  // With `batch`, decoded actions are handed to it (and cleared) once
+  // kBatchRows have gathered and at the end of each file.
   struct Sink {
     std::vector<std::string>* lines = nullptr;
     std::vector<Action>* actions = nullptr;
+    const ActionBatch* batch = nullptr;
   };
 
   // Appends the actions of the files `keys`, in order, to `out`.
