@@ -29,6 +29,15 @@
 
 namespace deltacommit {
 
+// Whether `changes` kept beside a base of `base_size` entries are due to
+// be folded into a new base: past 4 sqrt(base size), at least 64. Copies
+// then cost O(sqrt(n)) and folding is amortised. FileMap and ActiveFiles
+// (active_files.h) both fold by it.
+inline bool DueToFold(size_t changes, size_t base_size) {
+  const auto bound = static_cast<size_t>(4.0 * std::sqrt(static_cast<double>(base_size)));
+  return changes > std::max<size_t>(64, bound);
+}
+
 template <typename Key, typename Value>
 class FileMap {
  public:
@@ -96,9 +105,7 @@ class FileMap {
   // Folds the delta into a new base once it has outgrown 4 sqrt(base size)
   // (at least 64 entries). Invalidates the keys InsertOrAssign returned.
   void Compact() {
-    const size_t base_size = base_ != nullptr ? base_->size() : 0;
-    const auto bound = static_cast<size_t>(4.0 * std::sqrt(static_cast<double>(base_size)));
-    if (delta_.size() <= std::max<size_t>(64, bound)) return;
+    if (!DueToFold(delta_.size(), base_ != nullptr ? base_->size() : 0)) return;
     base_ = Merged();
     delta_.clear();
     merged_ = nullptr;

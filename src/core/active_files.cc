@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cmath>
 #include <string_view>
 
 #include "add_file_codec.h"
+#include "deltacommit/file_map.h"
 #include "packed_files.h"
 
 namespace deltacommit {
@@ -148,12 +148,9 @@ bool ActiveFiles::Owned() {
   return true;
 }
 
-// Folds the changes into a new base once they have outgrown 4 sqrt(base
-// size) (at least 64 entries).
+// Folds the changes into a new base once they are due (DueToFold).
 void ActiveFiles::Compact() {
-  const size_t base_size = base_ != nullptr ? base_->size() : 0;
-  const auto bound = static_cast<size_t>(4.0 * std::sqrt(static_cast<double>(base_size)));
-  if (changes_.size() <= std::max<size_t>(64, bound)) return;
+  if (!DueToFold(changes_.size(), base_ != nullptr ? base_->size() : 0)) return;
   std::shared_ptr<PackedFiles> packed =
       base_ != nullptr ? base_->Copy() : std::make_unique<PackedFiles>();
   for (const auto& [key, change] : changes_) {
