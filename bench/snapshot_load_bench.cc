@@ -47,6 +47,7 @@ namespace deltacommit {
 namespace {
 
 using bench::BenchCommit;
+using bench::HeapInUse;
 using bench::RawParseSeconds;
 using bench::SecondsSince;
 
@@ -173,18 +174,12 @@ int RunMemoryPerFile(const Options& o) {
   commits.shrink_to_fit();
   const auto files = static_cast<double>(o.commits) * o.adds;
   ObjectStoreLogStore log(memory, "memory");
-  // Heap in use: small blocks, and the large ones glibc maps on their own
-  // (a snapshot's arena chunks and index are such).
-  const auto in_use = [] {
-    const struct mallinfo2 m = mallinfo2();
-    return m.uordblks + m.hblkhd;
-  };
   malloc_trim(0);
-  const size_t before = in_use();
+  const double before = HeapInUse();
   auto snapshot = LoadSnapshot(log, {});
   if (!snapshot.ok()) Usage(snapshot.status().ToString().c_str());
   malloc_trim(0);
-  const auto held = static_cast<double>(in_use() - before);
+  const double held = HeapInUse() - before;
   std::printf("memory per active file: %.0f files, add actions' JSON %.1f MB (%.0f bytes a file) "
               "| snapshot holds %.1f MB (%.0f bytes a file) | ratio %.2f\n",
               files, add_bytes / 1e6, add_bytes / files, held / 1e6, held / files,
@@ -195,7 +190,7 @@ int RunMemoryPerFile(const Options& o) {
     if (!entry.first.path.empty()) ++iterated;
   }
   malloc_trim(0);
-  const auto after_iterating = static_cast<double>(in_use() - before);
+  const double after_iterating = HeapInUse() - before;
   std::printf("memory per active file, once iterated in key order: %.1f MB (%.0f bytes a file) "
               "| ratio %.2f\n",
               after_iterating / 1e6, after_iterating / files, after_iterating / add_bytes);

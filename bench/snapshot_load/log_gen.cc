@@ -1,5 +1,6 @@
 #include "snapshot_load/log_gen.h"
 
+#include <malloc.h>
 #include <simdjson.h>
 
 #include <algorithm>
@@ -41,6 +42,11 @@ std::string BenchCommit(int version, int adds) {
 
 double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+double HeapInUse() {
+  const struct mallinfo2 m = mallinfo2();
+  return static_cast<double>(m.uordblks + m.hblkhd);
 }
 
 double RawParseSeconds(const std::vector<std::string>& commits, size_t first, size_t end) {

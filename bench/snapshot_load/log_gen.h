@@ -17,6 +17,10 @@ std::string BenchCommit(int version, int adds);
 
 double SecondsSince(std::chrono::steady_clock::time_point start);
 
+// glibc's heap in use, in bytes: small blocks and the large ones it maps
+// on their own (a snapshot's arena chunks and index are such).
+double HeapInUse();
+
 // Seconds to parse every line of commits[first, end) with simdjson's DOM
 // (every value materialised): the floor any replay built on it can
 // approach. One parser is kept warm across calls, so a few small commits

@@ -154,12 +154,6 @@ double CheckpointWriteSeconds(const Table& t, ParquetHandler& parquet) {
   return s;
 }
 
-// Heap in use: small blocks and the large ones glibc maps on their own.
-double HeapInUse() {
-  const struct mallinfo2 m = mallinfo2();
-  return static_cast<double>(m.uordblks + m.hblkhd);
-}
-
 // Samples the heap whenever a batch of the checkpoint's actions arrives,
 // before and after it is applied: the most a load holds is there (the
 // files so far and the batch). With `at_once`, the port's default hands

@@ -68,7 +68,7 @@ class Snapshot {
 // REQUIRES: Apply is called for contiguous versions, ascending.
 class LogReplay {
  public:
-  LogReplay() = default;
+  LogReplay();
   // Continues from `base` (a copy of it, sharing its files): Apply the
   // versions after it.
   explicit LogReplay(const Snapshot& base);
@@ -89,7 +89,9 @@ class LogReplay {
   class RepeatedKeys;
 
   std::shared_ptr<Snapshot> snapshot_ = std::make_shared<Snapshot>();
-  std::shared_ptr<RepeatedKeys> removed_;  // the version being applied's removes
+  // The removes of the version being applied; `applying_` once one is.
+  std::shared_ptr<RepeatedKeys> removed_;
+  bool applying_ = false;
   bool has_protocol_ = false;
   bool has_metadata_ = false;
 };

@@ -19,21 +19,20 @@ std::optional<int64_t> Snapshot::AppVersion(const std::string& app_id) const {
   return it->second;
 }
 
-// Within one version the protocol allows at most one add and at most one
-// remove per (path, dv id); when both appear the add wins (the remove refers
-// to the earlier state), so removes are applied before adds.
-LogReplay::LogReplay(const Snapshot& base)
-    : snapshot_(std::make_shared<Snapshot>(base)), has_protocol_(true), has_metadata_(true) {}
-
 // The keys one version inserts into the tombstones, checked for one
 // inserted twice: pointers to the keys in the map, not copies. (Active
 // files tell a repeat themselves: ActiveFiles::Replaced.) Into a map
 // empty before the version (a load's first version, its checkpoint) a
 // repeat is a replacement, seen as it happens; otherwise the pointers are
-// sorted once all are in.
+// sorted once all are in. One is kept for the whole replay and started
+// afresh for each version.
 class LogReplay::RepeatedKeys {
  public:
-  explicit RepeatedKeys(bool map_was_empty) : replacements_tell_(map_was_empty) {}
+  void StartVersion(bool map_was_empty) {
+    replacements_tell_ = map_was_empty;
+    keys_.clear();
+    first_ = nullptr;
+  }
 
   // `key` as stored in the map; `replaced`: it replaced a value there.
   void Inserted(const FileKey& key, bool replaced) {
@@ -54,20 +53,32 @@ class LogReplay::RepeatedKeys {
   }
 
  private:
-  const bool replacements_tell_;
+  bool replacements_tell_ = false;
   std::vector<const FileKey*> keys_;
   const FileKey* first_ = nullptr;
 };
 
+LogReplay::LogReplay() : removed_(std::make_shared<RepeatedKeys>()) {}
+
+LogReplay::LogReplay(const Snapshot& base)
+    : snapshot_(std::make_shared<Snapshot>(base)),
+      removed_(std::make_shared<RepeatedKeys>()),
+      has_protocol_(true),
+      has_metadata_(true) {}
+
+// Within one version the protocol allows at most one add and at most one
+// remove per (path, dv id); when both appear the add wins (the remove refers
+// to the earlier state), so removes are applied before adds.
 Status LogReplay::Apply(Version version, std::vector<Action>&& actions) {
   Snapshot& s = *snapshot_;
-  if (removed_ == nullptr || version != s.version_) {
+  if (!applying_ || version != s.version_) {
+    applying_ = true;
     s.version_ = version;
     s.in_commit_timestamp_.reset();
     // Before any key is taken: folding moves them.
     s.files_.BeginVersion();
     s.tombstones_.Compact();
-    removed_ = std::make_shared<RepeatedKeys>(s.tombstones_.empty());
+    removed_->StartVersion(s.tombstones_.empty());
   }
   RepeatedKeys& removed = *removed_;
   const auto repeated = [&](const std::string& path, const char* type) {

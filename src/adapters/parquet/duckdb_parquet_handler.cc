@@ -4,9 +4,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -157,15 +159,15 @@ StatusOr<std::vector<std::string>> DuckDbParquetHandler::ReadCheckpointActions(
 StatusOr<std::vector<Action>> DuckDbParquetHandler::ReadCheckpoint(
     ObjectStore& store, const std::vector<std::string>& keys) {
   std::vector<Action> actions;
-  DC_RETURN_IF_ERROR(ReadFiles(store, keys, {.actions = &actions}));
-  std::vector<std::string> sidecars;
-  for (const Action& action : actions) {
-    const auto* sidecar = std::get_if<Sidecar>(&action);
-    if (sidecar == nullptr) continue;
-    DC_ASSIGN_OR_RETURN(std::string key, parquet_internal::SidecarKey(sidecar->path));
-    sidecars.push_back(std::move(key));
-  }
-  DC_RETURN_IF_ERROR(ReadFiles(store, sidecars, {.actions = &actions}));
+  const auto gather = [&actions](std::vector<Action>& batch) {
+    if (actions.empty()) {
+      actions = std::move(batch);
+    } else {
+      std::move(batch.begin(), batch.end(), std::back_inserter(actions));
+    }
+    return OkStatus();
+  };
+  DC_RETURN_IF_ERROR(ReadCheckpointInBatches(store, keys, gather));
   return actions;
 }
 
