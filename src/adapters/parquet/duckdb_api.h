@@ -40,6 +40,7 @@
   X(duckdb_bind_get_parameter)               \
   X(duckdb_bind_set_bind_data)               \
   X(duckdb_bind_set_error)                   \
+  X(duckdb_bind_varchar)                     \
   X(duckdb_close)                            \
   X(duckdb_column_count)                     \
   X(duckdb_column_logical_type)              \
@@ -57,12 +58,14 @@
   X(duckdb_destroy_data_chunk)               \
   X(duckdb_destroy_extracted)                \
   X(duckdb_destroy_logical_type)             \
+  X(duckdb_destroy_pending)                  \
   X(duckdb_destroy_prepare)                  \
   X(duckdb_destroy_result)                   \
   X(duckdb_destroy_scalar_function)          \
   X(duckdb_destroy_table_function)           \
   X(duckdb_destroy_value)                    \
   X(duckdb_disconnect)                       \
+  X(duckdb_execute_pending)                  \
   X(duckdb_execute_prepared)                 \
   X(duckdb_extract_statements)               \
   X(duckdb_extract_statements_error)         \
@@ -86,6 +89,9 @@
   X(duckdb_map_type_value_type)              \
   X(duckdb_open)                             \
   X(duckdb_open_ext)                         \
+  X(duckdb_pending_error)                    \
+  X(duckdb_pending_prepared_streaming)       \
+  X(duckdb_prepare)                          \
   X(duckdb_prepare_error)                    \
   X(duckdb_prepare_extracted_statement)      \
   X(duckdb_prepared_statement_type)          \

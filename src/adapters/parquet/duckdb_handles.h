@@ -14,8 +14,11 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "adapters/parquet/checkpoint_scan.h"
 #include "adapters/parquet/duckdb_api.h"
@@ -61,6 +64,105 @@ class Result {
 
  private:
   duckdb_result result_{};
+};
+
+// A prepared query run with its result streamed: each duckdb_fetch_chunk
+// runs the plan until its next chunk, so rows go from the Parquet reader to
+// the caller without DuckDB first copying the whole result (as
+// duckdb_query does: ~40% of the time of reading a checkpoint of 100,000
+// rows). A failure while the chunks are fetched ends them early; Error()
+// then says what it was.
+class StreamedQuery {
+ public:
+  StreamedQuery() = default;
+  ~StreamedQuery() {
+    duckdb_destroy_result(&result_);
+    duckdb_destroy_pending(&pending_);
+  }
+  StreamedQuery(const StreamedQuery&) = delete;
+  StreamedQuery& operator=(const StreamedQuery&) = delete;
+
+  // REQUIRES: `statement`'s parameters are bound; it outlives this object.
+  // False when DuckDB fails before the first chunk (an unreadable file
+  // fails here, as it binds).
+  bool Start(duckdb_prepared_statement statement) {
+    if (duckdb_pending_prepared_streaming(statement, &pending_) != DuckDBSuccess) {
+      error_ = Text(duckdb_pending_error(pending_));
+      return false;
+    }
+    if (duckdb_execute_pending(pending_, &result_) != DuckDBSuccess) {
+      error_ = Text(duckdb_result_error(&result_));
+      return false;
+    }
+    return true;
+  }
+
+  duckdb_result& result() { return result_; }
+  // Why the query failed, to start or while its chunks were fetched; empty
+  // while it has not.
+  std::string Error() {
+    if (!error_.empty()) return error_;
+    const char* error = duckdb_result_error(&result_);
+    return error != nullptr ? error : "";
+  }
+
+ private:
+  static std::string Text(const char* error) {
+    return error != nullptr && *error != '\0' ? error : "unknown error";
+  }
+
+  duckdb_pending_result pending_ = nullptr;
+  duckdb_result result_{};
+  std::string error_;
+};
+
+// Connections to the handler's database, each with the query that reads a
+// whole Parquet file prepared on it (the file's path its one parameter),
+// kept between reads. A read binds a path and runs; a new connection and
+// query would be parsed and planned again first (~0.2 ms of a small
+// checkpoint's ~2 ms). DuckDB binds the file anew at each run, so files of
+// any schema share one statement.
+class ParquetReads {
+ public:
+  struct Reader {
+    Connection connection;
+    duckdb_prepared_statement statement = nullptr;
+    ~Reader() { duckdb_destroy_prepare(&statement); }  // before the connection
+  };
+
+  // An idle reader, or a new one; kInternal if DuckDB refuses.
+  StatusOr<std::unique_ptr<Reader>> Take(duckdb_database db) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!idle_.empty()) {
+        std::unique_ptr<Reader> reader = std::move(idle_.back());
+        idle_.pop_back();
+        return reader;
+      }
+    }
+    auto reader = std::make_unique<Reader>();
+    if (duckdb_connect(db, reader->connection.out()) != DuckDBSuccess) {
+      return InternalError("duckdb: cannot connect to the in-memory database");
+    }
+    if (duckdb_prepare(reader->connection.get(), "SELECT * FROM read_parquet($1)",
+                       &reader->statement) != DuckDBSuccess) {
+      const char* error = duckdb_prepare_error(reader->statement);
+      return InternalError(std::string("duckdb: cannot prepare the Parquet read: ") +
+                           (error != nullptr ? error : "unknown error"));
+    }
+    return reader;
+  }
+
+  // Keeps `reader` for the next read. Only readers whose last read
+  // succeeded come back.
+  void Give(std::unique_ptr<Reader> reader) {
+    std::lock_guard<std::mutex> lock(mu_);
+    idle_.push_back(std::move(reader));
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<std::unique_ptr<Reader>> idle_;
 };
 
 // A file under $TMPDIR (else /tmp) holding given bytes, removed on
@@ -165,6 +267,8 @@ struct DuckDbParquetHandler::Database {
   // First, so that it outlives the database, whose table function uses it.
   parquet_internal::CheckpointScans scans;
   std::unique_ptr<data_internal::Database> opened;
+  // Last, so that its connections close before the database.
+  parquet_internal::ParquetReads reads;
 };
 
 }  // namespace deltacommit

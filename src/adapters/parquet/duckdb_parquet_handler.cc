@@ -136,6 +136,14 @@ StatusOr<std::unique_ptr<DuckDbParquetHandler>> DuckDbParquetHandler::Create(
     return InternalError("duckdb: cannot connect to the in-memory database");
   }
   DC_RETURN_IF_ERROR(db->scans.Register(connection.get()));
+  // Each file is read once, from bytes just fetched, under a path that
+  // another file may take next (a memory file's /proc/self/fd/N): DuckDB's
+  // cache of file contents would only hold them in memory after the read.
+  Result no_cache;
+  if (duckdb_query(connection.get(), "SET enable_external_file_cache = false", no_cache.out()) !=
+      DuckDBSuccess) {
+    return InternalError("duckdb: cannot turn its file cache off");
+  }
   return std::unique_ptr<DuckDbParquetHandler>(
       new DuckDbParquetHandler(std::move(db), concurrent_reads));
 }
@@ -239,24 +247,30 @@ Status DuckDbParquetHandler::DecodeParquet(const ObjectStore& store, const std::
   }
   bytes = std::string();  // the file holds it now
 
-  Connection connection;
-  if (duckdb_connect(db_->opened->get(), connection.out()) != DuckDBSuccess) {
-    return InternalError("duckdb: cannot connect to the in-memory database");
-  }
-  const std::string sql =
-      "SELECT * FROM read_parquet(" + SqlString(path) + ")";
-  Result result;
-  if (duckdb_query(connection.get(), sql.c_str(), result.out()) !=
-      DuckDBSuccess) {
-    const char* error = duckdb_result_error(result.out());
-    return DataLossError(Where(store, key) + ": DuckDB cannot read it: " +
-                         (error != nullptr ? error : "unknown error"));
-  }
-  const Status decoded = out.lines != nullptr
-                             ? parquet_internal::AppendActionLines(result.get(), *out.lines)
-                             : parquet_internal::AppendActions(result.get(), *out.actions,
-                                                               out.batch, kBatchRows);
-  return decoded.WithContext(Where(store, key));
+  DC_ASSIGN_OR_RETURN(auto reader, db_->reads.Take(db_->opened->get()));
+  // The query ends (and frees the reader's connection) before the reader
+  // goes back for another read.
+  const auto read = [&]() -> Status {
+    if (duckdb_bind_varchar(reader->statement, 1, path.c_str()) != DuckDBSuccess) {
+      return InternalError("duckdb: cannot bind the path of " + Where(store, key));
+    }
+    parquet_internal::StreamedQuery query;
+    const auto unreadable = [&] {
+      return DataLossError(Where(store, key) + ": DuckDB cannot read it: " + query.Error());
+    };
+    if (!query.Start(reader->statement)) return unreadable();
+    const Status decoded = out.lines != nullptr
+                               ? parquet_internal::AppendActionLines(query.result(), *out.lines)
+                               : parquet_internal::AppendActions(query.result(), *out.actions,
+                                                                 out.batch, kBatchRows);
+    if (!decoded.ok()) return decoded.WithContext(Where(store, key));
+    // A failure part way through ends the chunks as if the file ended there.
+    if (!query.Error().empty()) return unreadable();
+    return OkStatus();
+  };
+  const Status status = read();
+  if (status.ok()) db_->reads.Give(std::move(reader));
+  return status;
 }
 
 }  // namespace deltacommit

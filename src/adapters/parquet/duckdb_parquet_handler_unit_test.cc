@@ -47,8 +47,9 @@ class ScratchDir {
   fs::path path_;
 };
 
-// The bytes of a Parquet file holding the rows of `select`, written by DuckDB.
-std::string ParquetBytes(const std::string& select) {
+// The bytes of a Parquet file holding the rows of `select`, written by DuckDB
+// with `options` besides the format (e.g. "ROW_GROUP_SIZE 1000").
+std::string ParquetBytes(const std::string& select, const std::string& options = "") {
   ScratchDir dir;
   const std::string file = (dir.path() / "f.parquet").string();
   duckdb_database db = nullptr;
@@ -56,7 +57,8 @@ std::string ParquetBytes(const std::string& select) {
   EXPECT_EQ(duckdb_open(nullptr, &db), DuckDBSuccess);
   EXPECT_EQ(duckdb_connect(db, &connection), DuckDBSuccess);
   const std::string sql =
-      "COPY (" + select + ") TO '" + file + "' (FORMAT parquet)";
+      "COPY (" + select + ") TO '" + file + "' (FORMAT parquet" +
+      (options.empty() ? "" : ", " + options) + ")";
   duckdb_result result;
   const bool ok =
       duckdb_query(connection, sql.c_str(), &result) == DuckDBSuccess;
@@ -130,6 +132,66 @@ TEST(DuckDbParquetHandlerTest, CorruptParquetIsDataLossNamingTheKey) {
       << lines.status().ToString();
   EXPECT_NE(lines.status().message().find(kCheckpoint), std::string::npos)
       << lines.status().ToString();
+}
+
+// Rows are streamed from DuckDB as they are decoded, so a file that breaks
+// part way through has given batches before DuckDB finds the damage: the
+// read must still fail, not end early as if the file ended there.
+TEST(DuckDbParquetHandlerTest, DamageAfterTheFirstRowsIsDataLoss) {
+  MemoryObjectStore store;
+  std::string bytes = ParquetBytes(
+      "SELECT {'path': 'f' || range || '.parquet', 'partitionValues': "
+      "MAP {}::MAP(VARCHAR, VARCHAR), 'size': range, 'modificationTime': 4::BIGINT, "
+      "'dataChange': true} AS add FROM range(100000)",
+      "ROW_GROUP_SIZE 10000");
+  // Past the first row groups, before the footer.
+  bytes.replace(bytes.size() * 9 / 10, 4000, std::string(4000, '\x5a'));
+  ASSERT_TRUE(store.Put(kCheckpoint, bytes).ok());
+  auto handler = NewHandler();
+  size_t applied = 0;
+  Status status = handler->ReadCheckpointInBatches(
+      store, {kCheckpoint}, [&applied](std::vector<Action>& actions) {
+        applied += actions.size();
+        return OkStatus();
+      });
+  EXPECT_GT(applied, 0u) << "the damage was found before any row was read";
+  EXPECT_LT(applied, 100000u);
+  EXPECT_EQ(status.code(), StatusCode::kDataLoss) << status.ToString();
+  EXPECT_NE(status.message().find(kCheckpoint), std::string::npos) << status.ToString();
+  EXPECT_NE(status.message().find("DuckDB cannot read it"), std::string::npos)
+      << status.ToString();
+}
+
+// One handler reads files of different schemas in turn, a broken one among
+// them, with the connection and query it keeps between reads.
+TEST(DuckDbParquetHandlerTest, ReadsFilesOfAnySchemaInTurn) {
+  MemoryObjectStore store;
+  const std::string removes = "_delta_log/00000000000000000007.checkpoint.parquet";
+  const std::string broken = "_delta_log/00000000000000000009.checkpoint.parquet";
+  ASSERT_TRUE(store.Put(kCheckpoint, ParquetBytes(kCheckpointRows)).ok());
+  ASSERT_TRUE(store
+                  .Put(removes, ParquetBytes("SELECT {'path': 'b', 'deletionTimestamp': "
+                                             "9::BIGINT, 'dataChange': true} AS remove"))
+                  .ok());
+  std::string damaged = ParquetBytes(kCheckpointRows);
+  damaged.replace(4, 40, std::string(40, '\xff'));
+  ASSERT_TRUE(store.Put(broken, damaged).ok());
+  auto handler = NewHandler();
+  const std::string add =
+      R"({"add":{"path":"a.parquet","partitionValues":{},"size":3,)"
+      R"("modificationTime":4,"dataChange":false}})";
+  const std::string remove = R"({"remove":{"path":"b","deletionTimestamp":9,"dataChange":true}})";
+  for (int round = 0; round < 2; ++round) {
+    auto first = handler->ReadCheckpointActions(store, {kCheckpoint});
+    ASSERT_TRUE(first.ok()) << first.status().ToString();
+    EXPECT_EQ(first->size(), 2u);
+    EXPECT_EQ(first->back(), add);
+    auto second = handler->ReadCheckpointActions(store, {removes});
+    ASSERT_TRUE(second.ok()) << second.status().ToString();
+    EXPECT_EQ(*second, std::vector<std::string>{remove});
+    auto third = handler->ReadCheckpointActions(store, {broken});
+    EXPECT_EQ(third.status().code(), StatusCode::kDataLoss) << third.status().ToString();
+  }
 }
 
 TEST(DuckDbParquetHandlerTest, V2JsonCheckpointReadsItsSidecars) {

@@ -20,8 +20,8 @@
 // Reconciliation") says v2 checkpoint actions do not take part in log replay,
 // which LogReplay honours by ignoring them.
 //
-// Thread-safety: safe for concurrent use; each call opens its own
-// connection to the shared in-memory database.
+// Thread-safety: safe for concurrent use; each call has a connection to
+// the shared in-memory database to itself (kept for later calls).
 #pragma once
 
 #include <memory>
