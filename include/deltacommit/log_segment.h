@@ -22,9 +22,6 @@ struct LogSegment {
   std::vector<ObjectMeta> checkpoint_files;
   // JSON commits checkpoint_version+1 .. version (or 0 .. version), ascending.
   std::vector<ObjectMeta> commits;
-  // Every commit file in the listing, ascending: lets a caller without a
-  // checkpoint reader replay from 0 when the history is complete.
-  std::vector<ObjectMeta> all_commits;
 };
 
 struct LogSegmentRequest {

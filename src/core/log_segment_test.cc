@@ -63,7 +63,6 @@ TEST(LogSegmentTest, LatestVersionReplaysEveryCommitFromZero) {
   EXPECT_EQ(seg->checkpoint_version, std::nullopt);
   EXPECT_THAT(seg->checkpoint_files, IsEmpty());
   EXPECT_EQ(Keys(seg->commits), CommitKeys(0, 3));
-  EXPECT_EQ(Keys(seg->all_commits), CommitKeys(0, 3));
 }
 
 TEST(LogSegmentTest, ExplicitVersionStopsAtThatCommit) {
@@ -71,7 +70,6 @@ TEST(LogSegmentTest, ExplicitVersionStopsAtThatCommit) {
   ASSERT_TRUE(seg.ok()) << seg.status().ToString();
   EXPECT_EQ(seg->version, 1);
   EXPECT_EQ(Keys(seg->commits), CommitKeys(0, 1));
-  EXPECT_EQ(Keys(seg->all_commits), CommitKeys(0, 3));
 }
 
 TEST(LogSegmentTest, VersionZeroOfSingleCommitTable) {
@@ -147,7 +145,6 @@ TEST(LogSegmentTest, ClassicCheckpointIsUsedWithOnlyTheCommitsAfterIt) {
   EXPECT_THAT(Keys(seg->checkpoint_files),
               ElementsAre(ClassicCheckpointPath(3)));
   EXPECT_EQ(Keys(seg->commits), CommitKeys(4, 5));
-  EXPECT_EQ(Keys(seg->all_commits), CommitKeys(0, 5));
 }
 
 TEST(LogSegmentTest, CheckpointMakesCleanedUpHistoryReadable) {
@@ -351,7 +348,6 @@ TEST(LogSegmentTest, NonLogFilesAreIgnored) {
   EXPECT_EQ(seg->version, 1);
   EXPECT_EQ(seg->checkpoint_version, std::nullopt);
   EXPECT_EQ(Keys(seg->commits), CommitKeys(0, 1));
-  EXPECT_EQ(Keys(seg->all_commits), CommitKeys(0, 1));
 }
 
 TEST(LogSegmentTest, CommitMetadataIsCarriedThrough) {
