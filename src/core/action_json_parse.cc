@@ -309,6 +309,7 @@ Status KeyCountError(size_t count, std::string_view keys) {
 // replaying a log of small commits).
 size_t LineCount(std::string_view content) {
   size_t lines = 1;
+  if (content.empty()) return lines;  // its data() may be null
   const char* end = content.data() + content.size();
   for (const char* p = content.data();
        (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)))) !=

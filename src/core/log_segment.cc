@@ -1,6 +1,7 @@
 #include "deltacommit/log_segment.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <iterator>
 #include <map>
 #include <string>
@@ -100,8 +101,13 @@ StatusOr<std::vector<ObjectMeta>> ContiguousCommits(const std::vector<CommitFile
                                                     Version from, Version to,
                                                     std::string_view table) {
   std::vector<ObjectMeta> out;
-  if (from <= to) out.reserve(static_cast<size_t>(to - from + 1));
   auto it = std::lower_bound(commits.begin(), commits.end(), CommitFile{from, nullptr}, ByVersion);
+  // No more than are listed: a stray far-future version must fail as a
+  // gap, not as an allocation of a billion entries.
+  if (from <= to) {
+    out.reserve(std::min(static_cast<uint64_t>(to) - static_cast<uint64_t>(from) + 1,
+                         static_cast<uint64_t>(commits.end() - it)));
+  }
   for (Version v = from; v <= to; ++v, ++it) {
     if (it == commits.end() || it->version != v) {
       return FailedPreconditionError(

@@ -389,11 +389,50 @@ TEST(LogSegmentTest, RatifiedStagedCommitIsThatVersionsCommit) {
 
 TEST(LogSegmentTest, PublishedCommitWinsOverItsStagedFile) {
   // Listed in either order, "<v>.json" is used once published.
+  for (bool staged_first : {true, false}) {
+    std::vector<ObjectMeta> listing =
+        staged_first ? Concat({Meta(StagedCommitPath(1, kUuid))}, Commits(0, 1))
+                     : Concat(Commits(0, 1), {Meta(StagedCommitPath(1, kUuid))});
+    StatusOr<LogSegment> seg = BuildWithStaged(listing, true);
+    ASSERT_TRUE(seg.ok()) << seg.status().ToString();
+    EXPECT_EQ(Keys(seg->commits), CommitKeys(0, 1)) << "staged first: " << staged_first;
+  }
+}
+
+TEST(LogSegmentTest, OfSeveralStagedFilesForOneVersionTheFirstListedCounts) {
+  const std::string other = "11111111-2222-4333-8444-555555555555";
   std::vector<ObjectMeta> listing =
-      Concat({Meta(StagedCommitPath(1, kUuid))}, Commits(0, 1));
+      Concat(Commits(0, 0), {Meta(StagedCommitPath(1, kUuid)), Meta(StagedCommitPath(1, other))});
   StatusOr<LogSegment> seg = BuildWithStaged(listing, true);
   ASSERT_TRUE(seg.ok()) << seg.status().ToString();
-  EXPECT_EQ(Keys(seg->commits), CommitKeys(0, 1));
+  EXPECT_THAT(Keys(seg->commits), ElementsAre(CommitPath(0), StagedCommitPath(1, kUuid)));
+}
+
+TEST(LogSegmentTest, AStagedCommitFillsAGapBelowAPublishedOne) {
+  // Version 1 ratified but not yet published, version 2 published.
+  std::vector<ObjectMeta> listing =
+      Concat(Concat(Commits(0, 0), Commits(2, 2)), {Meta(StagedCommitPath(1, kUuid))});
+  StatusOr<LogSegment> seg = BuildWithStaged(listing, true);
+  ASSERT_TRUE(seg.ok()) << seg.status().ToString();
+  EXPECT_THAT(Keys(seg->commits),
+              ElementsAre(CommitPath(0), StagedCommitPath(1, kUuid), CommitPath(2)));
+}
+
+TEST(LogSegmentTest, ACommitListingOutOfOrderIsReadInOrder) {
+  std::vector<ObjectMeta> listing = {Meta(CommitPath(2)), Meta(CommitPath(0)),
+                                     Meta(CommitPath(1))};
+  StatusOr<LogSegment> seg = Build(listing);
+  ASSERT_TRUE(seg.ok()) << seg.status().ToString();
+  EXPECT_EQ(Keys(seg->commits), CommitKeys(0, 2));
+}
+
+TEST(LogSegmentTest, AStrayFarFutureCommitIsAGapNotAnAllocation) {
+  std::vector<ObjectMeta> listing = Concat(Commits(0, 1), {Meta(CommitPath(1000000000000))});
+  StatusOr<LogSegment> seg = Build(listing);
+  ASSERT_FALSE(seg.ok());
+  EXPECT_EQ(seg.status().code(), StatusCode::kFailedPrecondition) << seg.status().ToString();
+  EXPECT_NE(seg.status().message().find(CommitPath(2)), std::string::npos)
+      << seg.status().ToString();
 }
 
 }  // namespace

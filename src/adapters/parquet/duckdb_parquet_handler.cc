@@ -136,13 +136,16 @@ StatusOr<std::unique_ptr<DuckDbParquetHandler>> DuckDbParquetHandler::Create(
     return InternalError("duckdb: cannot connect to the in-memory database");
   }
   DC_RETURN_IF_ERROR(db->scans.Register(connection.get()));
-  // Each file is read once, from bytes just fetched, under a path that
-  // another file may take next (a memory file's /proc/self/fd/N): DuckDB's
-  // cache of file contents would only hold them in memory after the read.
+  // Each file is read once, from bytes just fetched, under a path that the
+  // next file may take (a memory file's /proc/self/fd/N). DuckDB's cache of
+  // file contents, keyed by path, would have to tell the two apart by
+  // modification time alone, and would only hold the bytes after the read.
   Result no_cache;
   if (duckdb_query(connection.get(), "SET enable_external_file_cache = false", no_cache.out()) !=
       DuckDBSuccess) {
-    return InternalError("duckdb: cannot turn its file cache off");
+    const char* error = duckdb_result_error(no_cache.out());
+    return InternalError(std::string("duckdb: cannot turn its file cache off: ") +
+                         (error != nullptr ? error : "unknown error"));
   }
   return std::unique_ptr<DuckDbParquetHandler>(
       new DuckDbParquetHandler(std::move(db), concurrent_reads));
@@ -247,7 +250,9 @@ Status DuckDbParquetHandler::DecodeParquet(const ObjectStore& store, const std::
   }
   bytes = std::string();  // the file holds it now
 
-  DC_ASSIGN_OR_RETURN(auto reader, db_->reads.Take(db_->opened->get()));
+  auto taken = db_->reads.Take(db_->opened->get());
+  if (!taken.ok()) return taken.status().WithContext(Where(store, key));
+  std::unique_ptr<parquet_internal::ParquetReads::Reader> reader = std::move(taken).value();
   // The query ends (and frees the reader's connection) before the reader
   // goes back for another read.
   const auto read = [&]() -> Status {

@@ -143,8 +143,8 @@ TEST(DuckDbParquetHandlerTest, DamageAfterTheFirstRowsIsDataLoss) {
       "SELECT {'path': 'f' || range || '.parquet', 'partitionValues': "
       "MAP {}::MAP(VARCHAR, VARCHAR), 'size': range, 'modificationTime': 4::BIGINT, "
       "'dataChange': true} AS add FROM range(100000)",
-      "ROW_GROUP_SIZE 10000");
-  // Past the first row groups, before the footer.
+      "ROW_GROUP_SIZE 2048");
+  // In one of the last of 49 row groups, before the footer.
   bytes.replace(bytes.size() * 9 / 10, 4000, std::string(4000, '\x5a'));
   ASSERT_TRUE(store.Put(kCheckpoint, bytes).ok());
   auto handler = NewHandler();
@@ -191,6 +191,8 @@ TEST(DuckDbParquetHandlerTest, ReadsFilesOfAnySchemaInTurn) {
     EXPECT_EQ(*second, std::vector<std::string>{remove});
     auto third = handler->ReadCheckpointActions(store, {broken});
     EXPECT_EQ(third.status().code(), StatusCode::kDataLoss) << third.status().ToString();
+    EXPECT_NE(third.status().message().find(broken), std::string::npos)
+        << third.status().ToString();
   }
 }
 
