@@ -26,10 +26,9 @@ class ParquetHandler {
       ObjectStore& store, const std::vector<std::string>& keys) = 0;
 
   // The same actions, decoded: what ActionParser makes of those lines, in
-  // the same order, with the same errors (naming the key). A snapshot load
-  // reads a checkpoint this way; a handler may build the actions from the
-  // file's values without writing JSON. The default parses
-  // ReadCheckpointActions' lines.
+  // the same order, with the same errors (naming the key). A handler may
+  // build the actions from the file's values without writing JSON. The
+  // default parses ReadCheckpointActions' lines.
   virtual StatusOr<std::vector<Action>> ReadCheckpoint(ObjectStore& store,
                                                        const std::vector<std::string>& keys);
 
@@ -38,9 +37,10 @@ class ParquetHandler {
   using ActionBatch = std::function<Status(std::vector<Action>& actions)>;
 
   // The same actions, in the same order, handed to `apply` in batches as
-  // they are decoded, so that a snapshot load need not hold all of a large
-  // checkpoint's actions at once. The default reads them all with
-  // ReadCheckpoint and hands them over as one batch.
+  // they are decoded, so that a snapshot load (which reads checkpoints this
+  // way) need not hold all of a large checkpoint's actions at once. The
+  // default reads them all with ReadCheckpoint and hands them over as one
+  // batch.
   virtual Status ReadCheckpointInBatches(ObjectStore& store, const std::vector<std::string>& keys,
                                          const ActionBatch& apply);
 

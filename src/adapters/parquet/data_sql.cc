@@ -20,8 +20,7 @@ Status Failed(std::string_view what, duckdb_result* result) {
   const char* error = duckdb_result_error(result);
   // DuckDB's messages on bad input data name the value and the file; ours
   // name the operation in front.
-  return InvalidArgumentError(std::string(what) + ": " +
-                              (error != nullptr ? error : "unknown DuckDB error"));
+  return InvalidArgumentError(std::string(what) + ": " + ErrorText(error));
 }
 
 std::string_view StringOf(duckdb_string_t* s) {
@@ -220,11 +219,6 @@ struct Extracted {
   idx_t count = 0;
   ~Extracted() { duckdb_destroy_extracted(&handle); }
 };
-struct Prepared {
-  duckdb_prepared_statement handle = nullptr;
-  ~Prepared() { duckdb_destroy_prepare(&handle); }
-};
-
 Status Extract(duckdb_connection connection, const std::string& sql, std::string_view what,
                Extracted& out) {
   out.count = duckdb_extract_statements(connection, sql.c_str(), &out.handle);
@@ -401,6 +395,10 @@ Status Connection::AppendColumns(const std::string& table,
     }
   }
   return appender.Close();
+}
+
+std::string ErrorText(const char* error) {
+  return error != nullptr && *error != '\0' ? error : "unknown DuckDB error";
 }
 
 std::string SqlString(std::string_view text) {

@@ -109,6 +109,18 @@ class Connection {
   duckdb_connection connection_ = nullptr;
 };
 
+// Owns a prepared statement (destroyed whether preparing succeeded or not).
+struct Prepared {
+  duckdb_prepared_statement handle = nullptr;
+  Prepared() = default;
+  ~Prepared() { duckdb_destroy_prepare(&handle); }
+  Prepared(const Prepared&) = delete;
+  Prepared& operator=(const Prepared&) = delete;
+};
+
+// A DuckDB error message as the C API returns it (null when it has none).
+std::string ErrorText(const char* error);
+
 // A SQL string literal / a quoted identifier.
 std::string SqlString(std::string_view text);
 std::string SqlIdent(std::string_view name);

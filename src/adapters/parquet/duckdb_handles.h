@@ -90,11 +90,11 @@ class StreamedQuery {
   // fails here, as it binds).
   bool Start(duckdb_prepared_statement statement) {
     if (duckdb_pending_prepared_streaming(statement, &pending_) != DuckDBSuccess) {
-      error_ = Text(duckdb_pending_error(pending_));
+      error_ = data_internal::ErrorText(duckdb_pending_error(pending_));
       return false;
     }
     if (duckdb_execute_pending(pending_, &result_) != DuckDBSuccess) {
-      error_ = Text(duckdb_result_error(&result_));
+      error_ = data_internal::ErrorText(duckdb_result_error(&result_));
       return false;
     }
     return true;
@@ -110,10 +110,6 @@ class StreamedQuery {
   }
 
  private:
-  static std::string Text(const char* error) {
-    return error != nullptr && *error != '\0' ? error : "unknown error";
-  }
-
   duckdb_pending_result pending_ = nullptr;
   duckdb_result result_{};
   std::string error_;
@@ -129,8 +125,7 @@ class ParquetReads {
  public:
   struct Reader {
     Connection connection;
-    duckdb_prepared_statement statement = nullptr;
-    ~Reader() { duckdb_destroy_prepare(&statement); }  // before the connection
+    data_internal::Prepared statement;  // declared last: destroyed first
   };
 
   // An idle reader, or a new one; kInternal if DuckDB refuses.
@@ -148,10 +143,9 @@ class ParquetReads {
       return InternalError("duckdb: cannot connect to the in-memory database");
     }
     if (duckdb_prepare(reader->connection.get(), "SELECT * FROM read_parquet($1)",
-                       &reader->statement) != DuckDBSuccess) {
-      const char* error = duckdb_prepare_error(reader->statement);
-      return InternalError(std::string("duckdb: cannot prepare the Parquet read: ") +
-                           (error != nullptr ? error : "unknown error"));
+                       &reader->statement.handle) != DuckDBSuccess) {
+      return InternalError("duckdb: cannot prepare the Parquet read: " +
+                           data_internal::ErrorText(duckdb_prepare_error(reader->statement.handle)));
     }
     return reader;
   }

@@ -28,7 +28,6 @@ namespace {
 using parquet_internal::Connection;
 using parquet_internal::MemoryFile;
 using parquet_internal::Result;
-using parquet_internal::SqlString;
 using parquet_internal::TempFile;
 
 constexpr std::string_view kSidecarDir = "_delta_log/_sidecars/";
@@ -143,9 +142,8 @@ StatusOr<std::unique_ptr<DuckDbParquetHandler>> DuckDbParquetHandler::Create(
   Result no_cache;
   if (duckdb_query(connection.get(), "SET enable_external_file_cache = false", no_cache.out()) !=
       DuckDBSuccess) {
-    const char* error = duckdb_result_error(no_cache.out());
-    return InternalError(std::string("duckdb: cannot turn its file cache off: ") +
-                         (error != nullptr ? error : "unknown error"));
+    return InternalError("duckdb: cannot turn its file cache off: " +
+                         data_internal::ErrorText(duckdb_result_error(no_cache.out())));
   }
   return std::unique_ptr<DuckDbParquetHandler>(
       new DuckDbParquetHandler(std::move(db), concurrent_reads));
@@ -185,19 +183,31 @@ StatusOr<std::vector<Action>> DuckDbParquetHandler::ReadCheckpoint(
 Status DuckDbParquetHandler::ReadCheckpointInBatches(ObjectStore& store,
                                                      const std::vector<std::string>& keys,
                                                      const ActionBatch& apply) {
+  // Sidecars hold only add and remove actions (PROTOCOL.md "Sidecar
+  // Files"): those named in the top-level files are read, and any a sidecar
+  // names is not (nor does it grow the list being read).
   std::vector<std::string> sidecars;
+  bool top_level = true;
+  // apply's own error, returned as it is: the reader adds the file's key
+  // to its errors, and apply's are not about the file.
+  Status applied;
   const ActionBatch batch = [&](std::vector<Action>& actions) -> Status {
     for (const Action& action : actions) {
       const auto* sidecar = std::get_if<Sidecar>(&action);
-      if (sidecar == nullptr) continue;
+      if (sidecar == nullptr || !top_level) continue;
       DC_ASSIGN_OR_RETURN(std::string key, parquet_internal::SidecarKey(sidecar->path));
       sidecars.push_back(std::move(key));
     }
-    return apply(actions);
+    applied = apply(actions);
+    return applied;
   };
   std::vector<Action> actions;
-  DC_RETURN_IF_ERROR(ReadFiles(store, keys, {.actions = &actions, .batch = &batch}));
-  return ReadFiles(store, sidecars, {.actions = &actions, .batch = &batch});
+  Status read = ReadFiles(store, keys, {.actions = &actions, .batch = &batch});
+  if (read.ok()) {
+    top_level = false;
+    read = ReadFiles(store, sidecars, {.actions = &actions, .batch = &batch});
+  }
+  return applied.ok() ? read : applied;
 }
 
 Status DuckDbParquetHandler::ReadFiles(ObjectStore& store, const std::vector<std::string>& keys,
@@ -256,14 +266,14 @@ Status DuckDbParquetHandler::DecodeParquet(const ObjectStore& store, const std::
   // The query ends (and frees the reader's connection) before the reader
   // goes back for another read.
   const auto read = [&]() -> Status {
-    if (duckdb_bind_varchar(reader->statement, 1, path.c_str()) != DuckDBSuccess) {
+    if (duckdb_bind_varchar(reader->statement.handle, 1, path.c_str()) != DuckDBSuccess) {
       return InternalError("duckdb: cannot bind the path of " + Where(store, key));
     }
     parquet_internal::StreamedQuery query;
     const auto unreadable = [&] {
       return DataLossError(Where(store, key) + ": DuckDB cannot read it: " + query.Error());
     };
-    if (!query.Start(reader->statement)) return unreadable();
+    if (!query.Start(reader->statement.handle)) return unreadable();
     const Status decoded = out.lines != nullptr
                                ? parquet_internal::AppendActionLines(query.result(), *out.lines)
                                : parquet_internal::AppendActions(query.result(), *out.actions,
