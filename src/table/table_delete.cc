@@ -86,23 +86,26 @@ StatusOr<std::optional<DeletePlan>> PlanByPartitions(DataFileHandler& handler,
                                                      const std::string& condition, int64_t now) {
   const std::optional<DeletePlan> kReadTheRows;
   if (layout.partition_columns.empty()) return kReadTheRows;
+  const ActiveFiles& active = snapshot.active_files();
   std::vector<ScanFile> files;
-  std::vector<AddFile> adds;  // copies: iterating decodes each file afresh
-  for (const auto& [key, add] : snapshot.active_files()) {
+  files.reserve(active.size());
+  for (const auto& [key, add] : active) {
     files.push_back(ScanFile{std::to_string(files.size()), add.partition_values, {}, add.path});
-    adds.push_back(add);
   }
   DC_ASSIGN_OR_RETURN(std::optional<std::vector<bool>> matched,
                       handler.MatchFiles(layout, files, condition));
   if (!matched) return kReadTheRows;
   DeletePlan plan;
-  for (size_t i = 0; i < adds.size(); ++i) {
-    if (!(*matched)[i]) continue;
-    const std::optional<int64_t> rows = NumRecords(adds[i]);
+  // The same files in the same order: only the matched ones are looked at
+  // whole (iterating decodes each file into the entry it yields).
+  size_t i = 0;
+  for (const auto& [key, add] : active) {
+    if (!(*matched)[i++]) continue;
+    const std::optional<int64_t> rows = NumRecords(add);
     if (!rows) return kReadTheRows;
-    const int64_t deleted = adds[i].deletion_vector ? adds[i].deletion_vector->cardinality : 0;
+    const int64_t deleted = add.deletion_vector ? add.deletion_vector->cardinality : 0;
     plan.result.rows_deleted += *rows - deleted;
-    plan.result.removes.push_back(RemoveOf(adds[i], now));
+    plan.result.removes.push_back(RemoveOf(add, now));
     ++plan.result.files_removed;
   }
   return std::optional<DeletePlan>(std::move(plan));
