@@ -66,9 +66,10 @@ class ActiveFiles {
   const_iterator end() const;
   std::optional<AddFile> Find(const FileKey& key) const;
 
-  // For log replay. BeginVersion starts a version's changes (and folds the
-  // earlier ones when due); InsertOrAssign tells whether the add replaced
-  // one from the same version, which the protocol forbids.
+  // For log replay. BeginVersion starts a version's changes; changes are
+  // folded when due, between versions and within one. InsertOrAssign tells
+  // whether the add replaced one from the same version, which the protocol
+  // forbids.
   struct Replaced {
     int64_t size;       // the replaced file's
     bool same_version;  // it was inserted since the last BeginVersion

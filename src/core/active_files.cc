@@ -97,16 +97,19 @@ std::optional<ActiveFiles::Replaced> ActiveFiles::InsertOrAssign(const AddFile& 
   }
   FileKey owned_key{std::string(key.path), dv_id};
   std::optional<Replaced> replaced;
-  if (auto it = changes_.find(owned_key); it != changes_.end()) {
+  auto it = changes_.lower_bound(owned_key);
+  if (it != changes_.end() && it->first == owned_key) {
     if (it->second.add) replaced = Replaced{it->second.add->size, it->second.version == version_};
-  } else if (base_ != nullptr) {
+    it->second = Change{add, version_};
+  } else {
     // A file of the shared base came from an earlier version.
     if (const uint32_t id = base_->Find(key, hash); id != PackedFiles::kNone) {
       replaced = Replaced{DecodeSize(base_->Blob(id)), false};
     }
+    changes_.emplace_hint(it, std::move(owned_key), Change{add, version_});
   }
   if (!replaced) ++size_;
-  changes_.insert_or_assign(std::move(owned_key), Change{add, version_});
+  Compact();
   return replaced;
 }
 
@@ -119,7 +122,7 @@ std::optional<int64_t> ActiveFiles::Erase(const FileKey& key) {
     --size_;
     return old->size;
   }
-  const uint32_t in_base = base_ != nullptr ? base_->Find(view, hash) : PackedFiles::kNone;
+  const uint32_t in_base = base_->Find(view, hash);
   std::optional<int64_t> size;
   if (auto it = changes_.find(key); it != changes_.end()) {
     if (!it->second.add) return std::nullopt;  // erased already
@@ -135,6 +138,7 @@ std::optional<int64_t> ActiveFiles::Erase(const FileKey& key) {
     changes_.emplace(key, Change{std::nullopt, version_});
   }
   --size_;
+  Compact();
   return size;
 }
 
@@ -148,11 +152,15 @@ bool ActiveFiles::Owned() {
   return true;
 }
 
-// Folds the changes into a new base once they are due (DueToFold).
+// Folds the changes into a new base once they are due (DueToFold): at the
+// start of a version, and as a version's changes come, so that a large
+// version on a shared base keeps its files encoded, not as AddFile values
+// beside it. Each file keeps the version that put it, so a fold within a
+// version still tells a repeated add (the base is then owned: Put).
 void ActiveFiles::Compact() {
   if (!DueToFold(changes_.size(), base_ != nullptr ? base_->size() : 0)) return;
-  std::shared_ptr<PackedFiles> packed =
-      base_ != nullptr ? base_->Copy() : std::make_unique<PackedFiles>();
+  // Changes are kept only beside a base (Owned made one).
+  std::shared_ptr<PackedFiles> packed = base_->Copy();
   for (const auto& [key, change] : changes_) {
     const FileKeyView view = ViewOf(key);
     const uint32_t hash = PackedFiles::Hash(view);

@@ -142,6 +142,31 @@ TEST(ActiveFilesTest, TellsWhatAnInsertReplacedAndWhetherInTheSameVersion) {
   EXPECT_EQ(base.Find(KeyOf(Add("f1", 0))).value().size, 1) << "the original is unchanged";
 }
 
+// A version larger than a shared base allows beside it is folded as it
+// comes; a repeat within it is still told, before and after the fold.
+TEST(ActiveFilesTest, ALargeVersionOnASharedBaseFoldsAsItGoes) {
+  ActiveFiles base;
+  Model want = Fill(base, "b", 100);
+  ActiveFiles next(base);
+  next.BeginVersion();
+  for (int i = 0; i < 1000; ++i) {
+    const AddFile add = Add("n" + std::to_string(i), i);
+    ASSERT_FALSE(next.InsertOrAssign(add).has_value()) << i;
+    want.emplace(KeyOf(add), add);
+  }
+  for (int i : {0, 999}) {  // folded early, and kept beside the new base
+    const std::optional<ActiveFiles::Replaced> again =
+        next.InsertOrAssign(Add("n" + std::to_string(i), i));
+    ASSERT_TRUE(again.has_value());
+    EXPECT_TRUE(again->same_version) << i;
+  }
+  const std::optional<ActiveFiles::Replaced> earlier = next.InsertOrAssign(Add("b5", 5));
+  ASSERT_TRUE(earlier.has_value());
+  EXPECT_FALSE(earlier->same_version) << "a file of the base is from an earlier version";
+  ExpectSame(next, want);
+  EXPECT_EQ(base.size(), 100u);
+}
+
 TEST(ActiveFilesTest, AnIteratorAdvancesLikeAnInputIterator) {
   ActiveFiles files;
   Fill(files, "i", 10);
