@@ -8,7 +8,7 @@ set(families
   BM_SignS3PutCommit/1024 BM_SignS3ListLog BM_SignDynamoDbPutItem
   BM_SigningKeyDerived BM_SigningKeyCached
   BM_CheckConflict/winners:10/blind:0 BM_CheckConflict/winners:10/blind:1
-  BM_LoadSnapshotMemory/1000 BM_ReplayAdds/1000
+  BM_LoadSnapshotMemory/1000 BM_ReplayAdds/1000 BM_ApplyLargeCommitToHeldSnapshot/1000
   BM_ParseCommitBodyService/1 BM_ParseCommitBodyCoordinated)
 string(REPLACE ";" "$|^" filter "^${families}$")
 execute_process(
