@@ -78,6 +78,15 @@ constexpr char kCheckpointRows[] =
     "'modificationTime': 4::BIGINT, 'dataChange': false})) "
     "AS t(protocol, add)";
 
+// A v2 checkpoint in JSON, and its line naming a sidecar file.
+constexpr char kV2Checkpoint[] =
+    "_delta_log/00000000000000000002.checkpoint."
+    "6374b053-df23-479b-b2cf-c9c550132b49.json";
+
+std::string SidecarLine(const std::string& path) {
+  return "{\"sidecar\":{\"path\":\"" + path + "\",\"sizeInBytes\":1,\"modificationTime\":2}}";
+}
+
 std::unique_ptr<DuckDbParquetHandler> NewHandler() {
   auto handler = DuckDbParquetHandler::Create();
   EXPECT_TRUE(handler.ok()) << handler.status().ToString();
@@ -200,14 +209,10 @@ TEST(DuckDbParquetHandlerTest, ReadsFilesOfAnySchemaInTurn) {
 
 TEST(DuckDbParquetHandlerTest, V2JsonCheckpointReadsItsSidecars) {
   MemoryObjectStore store;
-  const std::string checkpoint =
-      "_delta_log/00000000000000000002.checkpoint."
-      "6374b053-df23-479b-b2cf-c9c550132b49.json";
-  const std::string json =
-      "{\"checkpointMetadata\":{\"version\":2}}\r\n"
-      "{\"sidecar\":{\"path\":\"side%20car.parquet\",\"sizeInBytes\":1,"
-      "\"modificationTime\":2}}\n\n"
-      "{\"protocol\":{\"minReaderVersion\":1,\"minWriterVersion\":2}}";
+  const std::string checkpoint = kV2Checkpoint;
+  const std::string json = "{\"checkpointMetadata\":{\"version\":2}}\r\n" +
+                           SidecarLine("side%20car.parquet") +
+                           "\n\n{\"protocol\":{\"minReaderVersion\":1,\"minWriterVersion\":2}}";
   ASSERT_TRUE(store.Put(checkpoint, json).ok());
   ASSERT_TRUE(store
                   .Put("_delta_log/_sidecars/side car.parquet",
@@ -230,14 +235,8 @@ TEST(DuckDbParquetHandlerTest, V2JsonCheckpointReadsItsSidecars) {
 // is read as it is, and what it names is not fetched (here it is absent).
 TEST(DuckDbParquetHandlerTest, ASidecarNamedInASidecarIsNotRead) {
   MemoryObjectStore store;
-  const std::string checkpoint =
-      "_delta_log/00000000000000000002.checkpoint."
-      "6374b053-df23-479b-b2cf-c9c550132b49.json";
-  ASSERT_TRUE(store
-                  .Put(checkpoint,
-                       "{\"sidecar\":{\"path\":\"a.parquet\","
-                       "\"sizeInBytes\":1,\"modificationTime\":2}}\n")
-                  .ok());
+  const std::string checkpoint = kV2Checkpoint;
+  ASSERT_TRUE(store.Put(checkpoint, SidecarLine("a.parquet") + "\n").ok());
   ASSERT_TRUE(store
                   .Put("_delta_log/_sidecars/a.parquet",
                        ParquetBytes("SELECT {'path': 'gone.parquet', 'sizeInBytes': 1::BIGINT, "
@@ -260,14 +259,8 @@ TEST(DuckDbParquetHandlerTest, ASidecarNamedInASidecarIsNotRead) {
 
 TEST(DuckDbParquetHandlerTest, MissingSidecarIsNotFound) {
   MemoryObjectStore store;
-  const std::string checkpoint =
-      "_delta_log/00000000000000000002.checkpoint."
-      "6374b053-df23-479b-b2cf-c9c550132b49.json";
-  ASSERT_TRUE(store
-                  .Put(checkpoint,
-                       "{\"sidecar\":{\"path\":\"gone.parquet\","
-                       "\"sizeInBytes\":1,\"modificationTime\":2}}\n")
-                  .ok());
+  const std::string checkpoint = kV2Checkpoint;
+  ASSERT_TRUE(store.Put(checkpoint, SidecarLine("gone.parquet") + "\n").ok());
   auto handler = NewHandler();
   auto lines = handler->ReadCheckpointActions(store, {checkpoint});
   ASSERT_FALSE(lines.ok());
